@@ -1,0 +1,60 @@
+"""meeplezoo environments: the registry of games.
+
+``names()`` lists the games, ``make(name, **config)`` builds a PettingZoo AEC
+env, ``make_game(name, **config)`` the rules-layer Game for search and tests.
+Every ``envs/<name>_v<k>.py`` module is a game entry and is found by itself.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+from typing import Any
+
+_HERE = Path(__file__).parent
+_ENTRY = re.compile(r"^([a-z][a-z0-9_]*_v\d+)\.py$")
+
+
+def names() -> list[str]:
+    """Registered game names, e.g. ``["amethyst_amber_v0", "gem_mountain_v0"]``."""
+    return sorted(m.group(1) for p in _HERE.iterdir() if (m := _ENTRY.match(p.name)))
+
+
+def _module(name: str):
+    if name not in names():
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(names())}")
+    return importlib.import_module(f"envs.{name}")
+
+
+def resolve(name: str) -> str:
+    """Accept a name with or without its version suffix (``gem_mountain``)."""
+    if name in names():
+        return name
+    matches = [n for n in names() if re.sub(r"_v\d+$", "", n) == name]
+    if len(matches) == 1:
+        return matches[0]
+    raise ValueError(f"unknown game {name!r}; known games: {', '.join(names())}")
+
+
+def make(name: str, **config: Any):
+    """A PettingZoo AEC env of the game ``name``."""
+    return _module(resolve(name)).env(**config)
+
+
+def game_class(name: str):
+    return _module(resolve(name)).raw_env.game_cls
+
+
+def make_game(name: str, **config: Any):
+    """The rules-layer Game (no PettingZoo) for ``name`` and ``config``."""
+    return game_class(name)(**config)
+
+
+def _register() -> None:
+    from envs.core.aec import register_with_pettingzoo
+
+    register_with_pettingzoo(names())
+
+
+_register()

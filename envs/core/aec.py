@@ -1,0 +1,253 @@
+"""One PettingZoo AEC environment over any meeplezoo rules state.
+
+This is the only module of ``envs`` that imports PettingZoo. Order and bounds
+checks happen inline here instead of in PettingZoo's wrapper chain, which
+costs more per step than most of our games' rules do.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+
+from envs.core.replay import ReplayRecord
+from envs.core.state import Game, State
+
+ILLEGAL_ACTION_MODES = ("terminate", "raise")
+RENDER_MODES = ("ansi", "rgb_array", "human")
+
+
+class MeepleEnv(AECEnv):
+    """AEC env for the game class ``game_cls`` (set by each game's module).
+
+    Agents are ``player_0`` .. ``player_{n-1}``; the index is the seat. The
+    observation is a dict of ``observation`` (the seat's own view) and
+    ``action_mask`` (int8; all zeros for agents not to move). Rewards are zero
+    until the game ends, then each seat's return. An illegal but in-range
+    action ends the game with -1 for the offender (PettingZoo classic), or
+    raises ``ValueError`` with ``illegal_action="raise"``.
+    """
+
+    game_cls: type[Game]
+    metadata: dict[str, Any] = {
+        "render_modes": list(RENDER_MODES),
+        "name": "meeplezoo",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        **config: Any,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
+            )
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.game: Game = self.game_cls(**config)
+        game = self.game
+        n = game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=game.observation_low,
+                    high=game.observation_high,
+                    shape=game.observation_shape,
+                    dtype=game.observation_dtype,
+                ),
+                "action_mask": spaces.Box(0, 1, (game.num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
+        self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
+        self.np_random = None
+        self.state: State | None = None
+        self.render_viewer: int | None = None  # None: render everything
+
+    # --- spaces ---------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # --- lifecycle ------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None or self.np_random is None:
+            self.np_random, _ = seeding.np_random(seed)
+        self.game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        self._start(self.game.new_initial_state(self.game_seed))
+
+    def _start(self, state: State) -> None:
+        self.state = state
+        self.actions: list[int] = []
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._mask: np.ndarray | None = None
+        self._rewards_pending = False
+        if state.done:
+            self._finish(state.returns(), truncated=state.truncated and not state.terminal)
+        else:
+            self.agent_selection = self.possible_agents[state.current_player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        state = self.state
+        obs = state.observation(seat)
+        if agent == self.agent_selection and not (
+            self.terminations[agent] or self.truncations[agent]
+        ):
+            mask = self._current_mask().astype(np.int8)
+        else:
+            mask = self._zero_mask.copy()
+        return {"observation": obs, "action_mask": mask}
+
+    def _current_mask(self) -> np.ndarray:
+        if self._mask is None:
+            self._mask = self.state.legal_action_mask()
+        return self._mask
+
+    def step(self, action: Any) -> None:
+        if not self.agents:
+            raise ValueError("the game is over and every agent has stepped out; call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError(
+                    f"{agent} is done; the only valid action is None, got {action!r}"
+                )
+            self._was_dead_step(action)
+            return
+        if action is None or isinstance(action, (bool, np.bool_)):
+            raise ValueError(f"action must be an integer, got {action!r}")
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise ValueError(f"action must be an integer, got {action!r}") from None
+        n = self.game.num_actions
+        if not 0 <= a < n:
+            raise ValueError(f"action {a} is outside the action space Discrete({n})")
+        if self._rewards_pending:
+            for key in self.rewards:
+                self.rewards[key] = 0.0
+            self._rewards_pending = False
+        self._cumulative_rewards[agent] = 0.0
+        state = self.state
+        if not self._current_mask()[a]:
+            if self.illegal_action == "raise":
+                raise ValueError(
+                    f"illegal action {a} ({state.action_to_string(a)}) for {agent}"
+                )
+            returns = np.zeros(self.game.num_players)
+            returns[self.agent_name_mapping[agent]] = -1.0
+            self.infos[agent]["illegal_action"] = a
+            self._finish(returns, truncated=False)
+        else:
+            state.apply(a)
+            self.actions.append(a)
+            self._mask = None
+            if state.done:
+                self._finish(state.returns(), truncated=state.truncated and not state.terminal)
+            else:
+                self.agent_selection = self.possible_agents[state.current_player]
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self, returns: np.ndarray, truncated: bool) -> None:
+        for i, a in enumerate(self.possible_agents):
+            self.rewards[a] = float(returns[i])
+            if truncated:
+                self.truncations[a] = True
+            else:
+                self.terminations[a] = True
+        self._rewards_pending = True
+        self._accumulate_rewards()
+        self._mask = None
+        # everyone steps out with None, starting from the seat that moved last
+        if not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
+            self.agent_selection = self.agents[0]
+
+    # --- pictures -------------------------------------------------------------
+    def render(self) -> Any:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass one to the env")
+            return None
+        if self.state is None:
+            raise ValueError("call reset() before render()")
+        if self.render_mode == "rgb_array":
+            return self.state.render_rgb(self.render_viewer)
+        text = self.state.render_ansi(self.render_viewer)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # --- positions, words and replays (the shared test hooks) -------------------
+    def get_state(self) -> dict:
+        """The whole position as a JSON-able dict (``State.to_dict``)."""
+        return self.state.to_dict()
+
+    def load_state(self, data: dict) -> None:
+        """Continue from a position written by ``get_state`` / ``to_dict``."""
+        self._start(self.game.state_from_dict(data))
+        self.game_seed = None
+
+    def encode_action(self, text: str) -> int:
+        """Action index from its name (``State.string_to_action``)."""
+        return self.state.string_to_action(text)
+
+    def decode_action(self, action: int) -> str:
+        return self.state.action_to_string(action)
+
+    def replay_record(self) -> ReplayRecord:
+        """This game so far as a replay (seed, config and action log)."""
+        if self.game_seed is None:
+            raise ValueError("a game loaded from a position has no seed to replay from")
+        return ReplayRecord(
+            game=self.metadata["name"],
+            config=dict(self.game.config),
+            seed=self.game_seed,
+            actions=list(self.actions),
+        )
+
+
+def env_metadata(name: str) -> dict[str, Any]:
+    """The metadata dict for a game's env class."""
+    return {**MeepleEnv.metadata, "name": name}
+
+
+def register_with_pettingzoo(names: list[str]) -> None:
+    """Make ``pettingzoo.make("meeplezoo/<name>")`` find our games."""
+    try:
+        from pettingzoo import register
+        from pettingzoo.env_registry.registration import aec_registry
+    except ImportError:  # older PettingZoo without a registry
+        return
+    for name in names:
+        key = f"meeplezoo/{name}"
+        if key not in aec_registry:
+            register("aec", key, entry_point=f"envs.{name}:env")

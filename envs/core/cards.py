@@ -1,0 +1,78 @@
+"""Card decks drawn and reshuffled from a state's generator.
+
+A :class:`Deck` holds card ids (small ints) in a draw pile (top is the end
+of the list, so drawing is a cheap pop) and a discard pile. Reshuffling the
+discard into the draw pile uses the state's generator only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+RANKS = "A23456789TJQK"  # Ace low, King high
+SUITS = "SHDC"
+
+
+def standard_52() -> list[int]:
+    """Card ids 0..51: id = suit * 13 + (rank - 1), rank 1 (Ace) .. 13 (King)."""
+    return list(range(52))
+
+
+def card_rank(card: int) -> int:
+    """1 (Ace) .. 13 (King)."""
+    return card % 13 + 1
+
+
+def card_name(card: int) -> str:
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+class Deck:
+    """Draw pile plus discard pile of card ids."""
+
+    __slots__ = ("draw_pile", "discard")
+
+    def __init__(self, cards=(), discard=()) -> None:
+        self.draw_pile: list[int] = list(cards)
+        self.discard: list[int] = list(discard)
+
+    @classmethod
+    def shuffled(cls, cards, rng: np.random.Generator) -> "Deck":
+        deck = cls(cards)
+        deck.shuffle(rng)
+        return deck
+
+    def shuffle(self, rng: np.random.Generator) -> None:
+        """Shuffle the draw pile in place."""
+        order = rng.permutation(len(self.draw_pile))
+        pile = self.draw_pile
+        self.draw_pile = [pile[i] for i in order]
+
+    def reshuffle_discard(self, rng: np.random.Generator) -> None:
+        """Shuffle the discard pile and put it under the draw pile."""
+        rest = Deck(self.discard)
+        rest.shuffle(rng)
+        self.draw_pile = rest.draw_pile + self.draw_pile
+        self.discard = []
+
+    def draw(self, rng: np.random.Generator | None = None) -> int | None:
+        """Top card; when the pile is empty the discard is reshuffled first
+        (needs ``rng``). None if no card is left anywhere."""
+        if not self.draw_pile:
+            if rng is None or not self.discard:
+                return None
+            self.reshuffle_discard(rng)
+        return self.draw_pile.pop()
+
+    def __len__(self) -> int:
+        return len(self.draw_pile)
+
+    def copy(self) -> "Deck":
+        return Deck(self.draw_pile, self.discard)
+
+    def to_dict(self) -> dict:
+        return {"draw_pile": list(self.draw_pile), "discard": list(self.discard)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Deck":
+        return cls(data["draw_pile"], data["discard"])

@@ -1,0 +1,29 @@
+"""Dice rolled from a state's generator (never from global randomness)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def roll(rng: np.random.Generator, sides: int = 6) -> int:
+    """One die, 1..sides."""
+    return int(rng.integers(1, sides + 1))
+
+
+def roll_sum(rng: np.random.Generator, count: int = 2, sides: int = 6) -> int:
+    """Sum of ``count`` dice (e.g. 2d6)."""
+    return int(rng.integers(1, sides + 1, size=count).sum())
+
+
+def contest(rng: np.random.Generator, bonus_a: int, bonus_b: int, count: int = 2, sides: int = 6,
+            max_rerolls: int = 1000) -> tuple[int, list[tuple[int, int]]]:
+    """Opposed roll: each side rolls ``count``d``sides`` plus its bonus; ties
+    are rerolled. Returns (winner 0 for a / 1 for b, list of (total_a, total_b))."""
+    history = []
+    for _ in range(max_rerolls):
+        a = roll_sum(rng, count, sides) + bonus_a
+        b = roll_sum(rng, count, sides) + bonus_b
+        history.append((a, b))
+        if a != b:
+            return (0 if a > b else 1), history
+    raise RuntimeError("contest kept tying")  # pragma: no cover - probability ~0

@@ -1,0 +1,225 @@
+"""The rules-state contract every meeplezoo game implements.
+
+The split follows OpenSpiel: a :class:`Game` holds one validated configuration
+and everything that depends only on it (board geometry, tile tables, action
+and observation sizes), built once; a :class:`State` is one position of that
+game. States never import PettingZoo: search bots and tests drive them
+directly, and :mod:`envs.core.aec` wraps them for PettingZoo.
+
+Chance comes only from ``State.rng``, a numpy ``Generator`` seeded by
+``Game.new_initial_state(seed)`` and copied by ``clone()``, so the same seed
+and the same actions replay bit for bit.
+"""
+
+from __future__ import annotations
+
+import abc
+import copy
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts about a game, declared once (like OpenSpiel's GameType)."""
+
+    name: str  # registry name, e.g. "gem_mountain_v0"
+    title: str  # human title, e.g. "Gem Mountain"
+    min_players: int
+    max_players: int
+    default_players: int
+    hidden_information: bool
+    chance: bool
+    zero_sum: bool = True
+    version: int = 0
+    rules_page: str = ""  # path of the rules page, relative to the project root
+
+
+def make_rng(seed: int | None) -> np.random.Generator:
+    """The one way a state's generator is created (PCG64, like np_random)."""
+    return np.random.Generator(np.random.PCG64(seed))
+
+
+def clone_rng(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator that continues exactly where ``rng`` is."""
+    new = np.random.Generator(np.random.PCG64())
+    new.bit_generator.state = rng.bit_generator.state
+    return new
+
+
+def rng_to_dict(rng: np.random.Generator) -> dict:
+    """JSON-able snapshot of a generator (for ``State.to_dict``)."""
+    return copy.deepcopy(rng.bit_generator.state)
+
+
+def rng_from_dict(data: dict) -> np.random.Generator:
+    rng = np.random.Generator(np.random.PCG64())
+    rng.bit_generator.state = data
+    return rng
+
+
+class Game(abc.ABC):
+    """One configuration of a game; builds its states.
+
+    Subclasses set ``info`` and ``defaults`` and may override ``validate``.
+    ``config`` is the full, validated configuration (defaults filled in).
+    After ``__init__`` the attributes below must be set:
+
+    - ``num_players``: seats in this configuration;
+    - ``num_actions``: size of the flat ``Discrete`` action space;
+    - ``observation_shape``, ``observation_dtype``, ``observation_low``,
+      ``observation_high``: the observation Box;
+    - ``reward_range``: (min, max) of any player's return;
+    - ``max_turns``: the turn limit at which a state reports ``truncated``.
+    """
+
+    info: ClassVar[GameInfo]
+    defaults: ClassVar[dict[str, Any]] = {}
+
+    num_players: int
+    num_actions: int
+    observation_shape: tuple[int, ...]
+    observation_dtype: Any = np.float32
+    observation_low: float = 0.0
+    observation_high: float = 1.0
+    reward_range: tuple[float, float] = (-1.0, 1.0)
+    max_turns: int
+
+    def __init__(self, **config: Any) -> None:
+        unknown = sorted(set(config) - set(self.defaults))
+        if unknown:
+            raise ValueError(
+                f"{self.info.name}: unknown config key(s) {unknown}; "
+                f"known keys are {sorted(self.defaults)}"
+            )
+        self.config: dict[str, Any] = {**copy.deepcopy(self.defaults), **config}
+        n = self.config.get("num_players", self.info.default_players)
+        if (
+            not isinstance(n, (int, np.integer))
+            or isinstance(n, bool)
+            or not self.info.min_players <= n <= self.info.max_players
+        ):
+            raise ValueError(
+                f"{self.info.name}: num_players must be an integer from "
+                f"{self.info.min_players} to {self.info.max_players}, got {n!r}"
+            )
+        self.num_players = int(n)
+        self.validate()
+
+    def validate(self) -> None:
+        """Check ``self.config`` (raise ValueError naming the key) and build
+        everything that depends only on it; set the size attributes."""
+
+    @abc.abstractmethod
+    def new_initial_state(self, seed: int | None = None) -> "State":
+        """A fresh game; all setup chance drawn from ``make_rng(seed)``."""
+
+    def state_from_dict(self, data: dict) -> "State":
+        """Rebuild a state written by ``State.to_dict`` (inverse of it)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:  # pragma: no cover - cosmetic
+        return f"{type(self).__name__}({self.config})"
+
+
+class State(abc.ABC):
+    """One position. Subclasses hold the game data in plain attributes.
+
+    Required: ``game`` (the Game), ``rng`` (numpy Generator), and the methods
+    marked abstract. ``current_player`` is the seat that decides now (an
+    out-of-turn responder included); it is -1 once the game is over.
+    """
+
+    game: Game
+    rng: np.random.Generator
+
+    # --- whose move -------------------------------------------------------
+    @property
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """Seat to act now, or -1 when the game is over."""
+
+    # --- moves ------------------------------------------------------------
+    @abc.abstractmethod
+    def legal_action_mask(self) -> np.ndarray:
+        """Bool array of length ``game.num_actions``; never all False while
+        the game runs (a forced pass action covers 'no legal move')."""
+
+    def legal_actions(self) -> np.ndarray:
+        return np.flatnonzero(self.legal_action_mask())
+
+    @abc.abstractmethod
+    def apply(self, action: int) -> None:
+        """Play a legal action for ``current_player``. Raises ValueError and
+        changes nothing if the action is illegal."""
+
+    # --- end of game --------------------------------------------------------
+    @property
+    @abc.abstractmethod
+    def terminal(self) -> bool:
+        """The game ended by its rules."""
+
+    @property
+    def truncated(self) -> bool:
+        """The turn limit was reached before the rules ended the game."""
+        return False
+
+    @property
+    def done(self) -> bool:
+        return self.terminal or self.truncated
+
+    @abc.abstractmethod
+    def returns(self) -> np.ndarray:
+        """Final reward per seat (float64, length num_players). Meaningful
+        once ``done``; for a truncated game, the game's truncation rule."""
+
+    # --- views --------------------------------------------------------------
+    @abc.abstractmethod
+    def observation(self, player: int) -> np.ndarray:
+        """What ``player`` sees, from its own point of view; depends only on
+        information that player may know."""
+
+    def determinize(self, player: int, rng: np.random.Generator) -> "State":
+        """A copy that keeps everything ``player`` knows and resamples the
+        rest from ``rng``. Perfect-information games return a clone."""
+        if self.game.info.hidden_information:
+            raise NotImplementedError(f"{self.game.info.name} must override determinize")
+        return self.clone()
+
+    # --- copies and serialisation ------------------------------------------
+    def clone(self) -> "State":
+        """Deep, independent copy (the generator included). Games override
+        this with a faster field-by-field copy where it matters."""
+        return copy.deepcopy(self, {id(self.game): self.game})
+
+    @abc.abstractmethod
+    def to_dict(self) -> dict:
+        """Plain JSON-able dict of the whole state (the generator included)."""
+
+    # --- words --------------------------------------------------------------
+    @abc.abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """Name of an action in words, in the acting player's frame."""
+
+    def string_to_action(self, text: str) -> int:
+        """Inverse of ``action_to_string`` for the current position."""
+        wanted = text.strip().lower()
+        for a in range(self.game.num_actions):
+            if self.action_to_string(a).strip().lower() == wanted:
+                return a
+        raise ValueError(f"{self.game.info.name}: no action named {text!r}")
+
+    # --- pictures -----------------------------------------------------------
+    @abc.abstractmethod
+    def render_ansi(self, viewer: int | None = None) -> str:
+        """Text picture; ``viewer`` None shows everything (a spectator)."""
+
+    @abc.abstractmethod
+    def render_rgb(self, viewer: int | None = None) -> np.ndarray:
+        """HxWx3 uint8 picture of the board."""
+
+    def phase_name(self) -> str:
+        """Short name of the current phase or sub-step, for infos."""
+        return ""
