@@ -1,0 +1,1 @@
+"""Bots that play meeplezoo games, and the arena that rates them."""

@@ -1,0 +1,66 @@
+"""The agent interface shared by every bot, the human player and policies.
+
+An agent sees its seat's observation dict (``observation`` and
+``action_mask``). Search bots also get a :class:`SeatView`, which hands out
+only what the seat may know: clones for perfect-information games and
+determinizations for hidden-information games, never the true state.
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Any
+
+import numpy as np
+
+
+class SeatView:
+    """A seat's window on the rules state for search bots."""
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state, seat: int) -> None:
+        self._state = state
+        self.seat = seat
+
+    @property
+    def game(self):
+        return self._state.game
+
+    @property
+    def hidden_information(self) -> bool:
+        return self._state.game.info.hidden_information
+
+    def sample(self, rng: np.random.Generator):
+        """A full state consistent with what the seat knows: a clone for
+        perfect-information games, else ``determinize(seat, rng)``."""
+        if self.hidden_information:
+            return self._state.determinize(self.seat, rng)
+        return self._state.clone()
+
+
+class Agent(abc.ABC):
+    """A player. ``needs_view`` agents receive a SeatView in ``act``."""
+
+    name: str = "agent"
+    needs_view: bool = False
+
+    def __init__(self, seed: int | None = None, **params: Any) -> None:
+        self.params = dict(params)
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game; reseed when given a seed."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    @abc.abstractmethod
+    def act(self, observation: dict, view: SeatView | None = None) -> int:
+        """Pick a legal action index for the observation's seat."""
+
+    def describe(self) -> str:
+        """Name and parameters, for reports (e.g. ``mcts(sims=200)``)."""
+        if not self.params:
+            return self.name
+        args = ",".join(f"{k}={v}" for k, v in sorted(self.params.items()))
+        return f"{self.name}({args})"
