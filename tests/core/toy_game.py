@@ -1,0 +1,142 @@
+"""A tiny hidden-information game used to test the shared core by itself.
+
+High Card: each seat holds one private card from a shuffled 0..9 deck. On its
+turn a seat either swaps its card for the top of the deck or stops; once all
+seats have stopped, the highest card wins (rank rewards). It has chance,
+hidden cards and a turn limit, which is all the core needs exercising.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from envs.core import Game, GameInfo, State, clone_rng, make_rng, rank_rewards, rng_from_dict, rng_to_dict
+from envs.core.aec import MeepleEnv, env_metadata
+from envs.core.draw import Canvas, seat_color
+from envs.core.turns import next_seat, relative_seats
+
+SWAP, STOP = 0, 1
+
+
+class HighCardGame(Game):
+    info = GameInfo(
+        name="high_card_v0", title="High Card", min_players=2, max_players=4, default_players=2,
+        hidden_information=True, chance=True,
+    )
+    defaults = {"num_players": 2, "max_turns": 12}
+    test_configs: ClassVar[list[dict]] = [{"num_players": 4}]
+
+    def validate(self) -> None:
+        if not isinstance(self.config["max_turns"], int) or self.config["max_turns"] < 1:
+            raise ValueError("max_turns must be a positive integer")
+        self.num_actions = 2
+        self.observation_shape = (10 + self.num_players + 2,)
+        self.observation_dtype = np.float32
+        self.max_turns = self.config["max_turns"]
+
+    def new_initial_state(self, seed=None):
+        s = HighCardState(self, make_rng(seed))
+        s.deck = [int(c) for c in s.rng.permutation(10)]
+        s.cards = [s.deck.pop() for _ in range(self.num_players)]
+        return s
+
+    def state_from_dict(self, d):
+        s = HighCardState(self, rng_from_dict(d["rng"]))
+        s.deck, s.cards, s.stopped = list(d["deck"]), list(d["cards"]), list(d["stopped"])
+        s.player, s.turns = d["player"], d["turns"]
+        return s
+
+
+class HighCardState(State):
+    def __init__(self, game, rng):
+        self.game, self.rng = game, rng
+        self.deck: list[int] = []
+        self.cards: list[int] = []
+        self.stopped = [False] * game.num_players
+        self.player = 0
+        self.turns = 0
+
+    @property
+    def current_player(self):
+        return -1 if self.done else self.player
+
+    @property
+    def terminal(self):
+        return all(self.stopped)
+
+    @property
+    def truncated(self):
+        return not self.terminal and self.turns >= self.game.max_turns
+
+    def legal_action_mask(self):
+        m = np.zeros(2, bool)
+        if not self.done:
+            m[STOP] = True
+            m[SWAP] = bool(self.deck)
+        return m
+
+    def apply(self, action):
+        if not self.legal_action_mask()[action]:
+            raise ValueError(f"illegal action {action}")
+        if action == SWAP:
+            self.cards[self.player] = self.deck.pop()
+        else:
+            self.stopped[self.player] = True
+        self.turns += 1
+        active = [not s for s in self.stopped]
+        if not self.terminal:
+            self.player = next_seat(self.player, self.game.num_players, active)
+
+    def returns(self):
+        return rank_rewards(self.cards)
+
+    def observation(self, player):
+        n = self.game.num_players
+        obs = np.zeros(self.game.observation_shape, np.float32)
+        obs[self.cards[player]] = 1
+        for k, seat in enumerate(relative_seats(player, n)):
+            obs[10 + k] = self.stopped[seat]
+        obs[10 + n] = len(self.deck) / 10
+        obs[11 + n] = self.turns / self.game.max_turns
+        return obs
+
+    def determinize(self, player, rng):
+        s = self.clone()
+        unseen = s.deck + [c for i, c in enumerate(s.cards) if i != player]
+        unseen = [unseen[i] for i in rng.permutation(len(unseen))]
+        for i in range(len(s.cards)):
+            if i != player:
+                s.cards[i] = unseen.pop()
+        s.deck = unseen
+        return s
+
+    def clone(self):
+        s = HighCardState(self.game, clone_rng(self.rng))
+        s.deck, s.cards, s.stopped = list(self.deck), list(self.cards), list(self.stopped)
+        s.player, s.turns = self.player, self.turns
+        return s
+
+    def to_dict(self):
+        return {"deck": list(self.deck), "cards": list(self.cards), "stopped": list(self.stopped),
+                "player": self.player, "turns": self.turns, "rng": rng_to_dict(self.rng)}
+
+    def action_to_string(self, action):
+        return ("swap", "stop")[action]
+
+    def render_ansi(self, viewer=None):
+        shown = [str(c) if viewer in (None, i) else "?" for i, c in enumerate(self.cards)]
+        return f"cards {' '.join(shown)}  deck {len(self.deck)}  turn {self.turns}"
+
+    def render_rgb(self, viewer=None):
+        c = Canvas(40 * self.game.num_players + 20, 60)
+        for i, card in enumerate(self.cards):
+            c.rect(10 + 40 * i, 10, 40 + 40 * i, 50, fill=seat_color(i))
+            c.text(25 + 40 * i, 30, str(card) if viewer in (None, i) else "?", anchor="mm")
+        return c.to_array()
+
+
+class HighCardEnv(MeepleEnv):
+    game_cls = HighCardGame
+    metadata = env_metadata("high_card_v0")
