@@ -1,0 +1,51 @@
+"""The terminal player: numbers, names, re-asking on bad input, own-seat view."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import SeatView
+from agents.human import HumanAgent
+from tests.core.toy_game import STOP, SWAP, HighCardGame
+
+
+def _scripted(*answers):
+    it = iter(answers)
+    return lambda prompt: next(it)
+
+
+def _position():
+    state = HighCardGame(num_players=2).new_initial_state(3)
+    obs = {"observation": state.observation(0), "action_mask": state.legal_action_mask().astype(np.int8)}
+    return state, obs
+
+
+def test_number_picks_the_listed_move():
+    state, obs = _position()
+    out = []
+    agent = HumanAgent(input_fn=_scripted("1"), output_fn=out.append)
+    assert agent.act(obs, SeatView(state, 0)) == STOP
+    assert any("0. swap" in line for line in out)
+
+
+def test_name_and_unique_prefix_are_accepted():
+    state, obs = _position()
+    assert HumanAgent(input_fn=_scripted("swap"), output_fn=lambda s: None).act(obs, SeatView(state, 0)) == SWAP
+    assert HumanAgent(input_fn=_scripted("St"), output_fn=lambda s: None).act(obs, SeatView(state, 0)) == STOP
+
+
+def test_bad_input_is_asked_again():
+    state, obs = _position()
+    out = []
+    agent = HumanAgent(input_fn=_scripted("", "7", "jump", "-1", "0"), output_fn=out.append)
+    assert agent.act(obs, SeatView(state, 0)) == SWAP
+    assert sum("not a legal move" in line for line in out) == 4
+
+
+def test_board_is_drawn_from_own_seat_only():
+    state, obs = _position()
+    out = []
+    HumanAgent(input_fn=_scripted("0"), output_fn=out.append).act(obs, SeatView(state, 0))
+    board = out[0]
+    assert board == state.render_ansi(0)
+    assert board.split()[1:3] == [str(state.cards[0]), "?"]
