@@ -1,0 +1,98 @@
+"""Behaviour of the shared AEC env that the conformance suite does not pin
+down: masks of waiting agents, reward timing, positions and replays."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.core.replay import ReplayRecord
+from tests.core.toy_game import STOP, SWAP, HighCardEnv
+
+
+def test_only_the_agent_to_move_gets_a_mask():
+    env = HighCardEnv(num_players=3)
+    env.reset(seed=1)
+    assert env.agent_selection == "player_0"
+    assert env.observe("player_0")["action_mask"].tolist() == [1, 1]
+    assert env.observe("player_1")["action_mask"].tolist() == [0, 0]
+
+
+def test_rewards_arrive_only_at_the_end_and_match_returns():
+    env = HighCardEnv()
+    env.reset(seed=2)
+    env.step(SWAP)
+    assert all(r == 0 for r in env.rewards.values())
+    env.step(STOP)
+    env.step(STOP)
+    assert all(env.terminations.values())
+    returns = env.state.returns()
+    assert [env.rewards[a] for a in env.possible_agents] == returns.tolist()
+    assert sorted(returns.tolist()) == [-1.0, 1.0]
+    while env.agents:
+        env.step(None)
+
+
+def test_observation_is_the_seats_own_view():
+    env = HighCardEnv()
+    env.reset(seed=3)
+    cards = env.state.cards
+    for seat, agent in enumerate(env.possible_agents):
+        obs = env.observe(agent)["observation"]
+        assert obs[cards[seat]] == 1 and obs[:10].sum() == 1
+
+
+def test_load_state_continues_from_a_position_but_has_no_seed():
+    env = HighCardEnv()
+    env.reset(seed=4)
+    env.step(SWAP)
+    data = env.get_state()
+    other = HighCardEnv()
+    other.load_state(data)
+    assert other.agent_selection == env.agent_selection
+    assert other.get_state() == data
+    with pytest.raises(ValueError, match="seed"):
+        other.replay_record()
+
+
+def test_loading_a_finished_position_ends_the_game():
+    env = HighCardEnv()
+    env.reset(seed=5)
+    data = env.get_state()
+    data["stopped"] = [True, True]
+    env.load_state(data)
+    assert all(env.terminations.values())
+
+
+def test_replay_record_holds_seed_config_and_actions():
+    env = HighCardEnv(max_turns=6)
+    env.reset(seed=6)
+    env.step(SWAP)
+    env.step(STOP)
+    record = env.replay_record()
+    assert record.actions == [SWAP, STOP] and record.config == {"num_players": 2, "max_turns": 6}
+    assert ReplayRecord.from_json(record.to_json()) == record
+
+
+def test_encode_and_decode_actions_by_name():
+    env = HighCardEnv()
+    env.reset(seed=7)
+    assert env.encode_action("Stop") == STOP and env.decode_action(SWAP) == "swap"
+    with pytest.raises(ValueError, match="no action named"):
+        env.encode_action("fold")
+
+
+def test_truncation_at_the_turn_limit():
+    env = HighCardEnv(max_turns=2)
+    env.reset(seed=8)
+    env.step(SWAP)
+    env.step(SWAP)
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert sum(env.rewards.values()) == pytest.approx(0)
+
+
+def test_human_render_prints(capsys):
+    env = HighCardEnv(render_mode="human")
+    env.reset(seed=9)
+    env.step(SWAP)
+    assert "cards" in capsys.readouterr().out
