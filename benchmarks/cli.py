@@ -1,0 +1,85 @@
+"""``meeplezoo bench``: time every game's step loop beside its peers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "time each game's step loop beside PettingZoo classic peers and an API floor"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", nargs="+", metavar="NAME",
+                        help="games, peers (e.g. chess_v6) or 'floor' to time; default: all. "
+                             "connect_four_v3 and the floor are always added for the ratios")
+    parser.add_argument("--quick", action="store_true", help="short repeats: under a minute, for smoke tests")
+    parser.add_argument("--repeats", type=int, default=None, help="timed repeats per figure (at least 5)")
+    parser.add_argument("--seconds", type=float, default=None, help="seconds per repeat of a step loop")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", metavar="FILE", help="write the full report as JSON")
+    parser.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
+    parser.add_argument("--profile", metavar="GAME",
+                        help="instead of timing, profile GAME's AEC and rules loops and print the hot spots")
+    parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
+                        help="game config for --profile")
+
+
+def _command(args: argparse.Namespace) -> str:
+    parts = ["meeplezoo bench"]
+    if args.games:
+        parts.append("--games " + " ".join(args.games))
+    if args.quick:
+        parts.append("--quick")
+    if args.repeats is not None:
+        parts.append(f"--repeats {args.repeats}")
+    if args.seconds is not None:
+        parts.append(f"--seconds {args.seconds}")
+    if args.seed:
+        parts.append(f"--seed {args.seed}")
+    if args.json:
+        parts.append(f"--json {args.json}")
+    if args.markdown:
+        parts.append(f"--markdown {args.markdown}")
+    return " ".join(parts)
+
+
+def run(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from rich.console import Console
+
+    from benchmarks import report, suite
+    from benchmarks.subjects import select_subjects
+    from benchmarks.timing import Settings
+
+    if args.profile:
+        from benchmarks.profile_game import profile
+        from envs.cli import parse_config
+
+        print(profile(args.profile, parse_config(args.config), seed=args.seed))
+        return 0
+    settings = Settings.quick(args.seed) if args.quick else Settings(seed=args.seed)
+    if args.repeats is not None:
+        if args.repeats < 5:
+            raise ValueError("--repeats must be at least 5 (median and spread need them)")
+        settings = dataclasses.replace(settings, repeats=args.repeats)
+    if args.seconds is not None:
+        settings = dataclasses.replace(settings, repeat_seconds=args.seconds)
+    subjects, skipped = select_subjects(args.games)
+    console = Console(stderr=True)
+    for name, why in skipped.items():
+        console.print(f"[yellow]skipping peer {name}: {why}[/]")
+    with console.status("measuring") as status:
+        result = suite.run(
+            subjects, settings, skipped, _command(args),
+            on_subject=lambda s: status.update(f"measuring {s.label}"),
+        )
+    report.print_table(result, Console(width=max(Console().width, 150)))
+    report.save(result, args.json, args.markdown)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from envs.cli import main
+
+    sys.exit(main(["bench", *sys.argv[1:]]))

@@ -1,0 +1,49 @@
+"""`meeplezoo bench` end to end: the CI smoke test of the real games and peers."""
+
+import json
+
+import pytest
+
+import envs
+from benchmarks.subjects import PEERS, select_subjects
+from envs.cli import main
+
+
+def test_quick_bench_covers_every_game_peer_and_the_floor(tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--quick", "--json", str(out), "--markdown", str(tmp_path / "bench.md")]) == 0
+    data = json.loads(out.read_text())
+    measured = {r["name"] for r in data["results"]}
+    assert set(envs.names()) <= measured
+    for label, _module, _kwargs in PEERS:
+        assert label in measured or label in data["skipped"]
+    assert "floor" in measured
+    errors = {r["label"]: r["error"] for r in data["results"] if "error" in r}
+    assert not errors
+    assert "Step-loop throughput" in capsys.readouterr().out
+
+
+def test_games_option_always_adds_baseline_and_floor():
+    subjects, _skipped = select_subjects(["tictactoe_v3"])
+    names = [s.name for s in subjects]
+    assert names[-1] == "floor" and "tictactoe_v3" in names
+    assert "connect_four_v3" in names or "connect_four_v3" in _skipped
+
+
+def test_unknown_subject_is_refused(capsys):
+    assert main(["bench", "--games", "no_such_game"]) == 2
+    assert "unknown benchmark subject" in capsys.readouterr().err
+
+
+def test_fewer_than_five_repeats_is_refused():
+    assert main(["bench", "--games", "floor", "--repeats", "3"]) == 2
+
+
+@pytest.mark.parametrize("name", envs.names() or [None])
+def test_profile_names_hot_spots(name):
+    if name is None:
+        pytest.skip("no game registered yet")
+    from benchmarks.profile_game import profile
+
+    text = profile(name, steps=300)
+    assert "AEC loop" in text and "rules loop" in text and "tottime" in text
