@@ -1,0 +1,144 @@
+"""The single-agent self-play view: Gymnasium/SB3 conformance and rewards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from stable_baselines3.common.env_checker import check_env
+
+from agents.base import Agent
+from tests.core.toy_game import STOP, SWAP, HighCardGame
+from tests.training.helpers import game_names
+from training.league import League
+from training.selfplay import SelfPlayEnv
+
+
+class ScriptedAgent(Agent):
+    """Always plays the same action (the toy game's stop or swap)."""
+
+    def __init__(self, action: int, seed=None) -> None:
+        super().__init__(seed)
+        self.action = action
+
+    def act(self, observation, view=None) -> int:
+        return self.action
+
+
+class ScriptedLeague(League):
+    def __init__(self, action: int) -> None:
+        super().__init__()
+        self.action = action
+
+    def sample(self, rng):
+        return ScriptedAgent(self.action)
+
+
+def play_random_episode(env: SelfPlayEnv, seed: int):
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total, steps = 0.0, 0
+    while True:
+        mask = env.action_masks()
+        assert mask.any()
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        assert env.observation_space.contains(obs)
+        total += reward
+        steps += 1
+        if terminated or truncated:
+            return total, info
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_toy_game_passes_check_env(players):
+    check_env(SelfPlayEnv(HighCardGame(num_players=players)), skip_render_check=True)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_passes_check_env(name):
+    check_env(SelfPlayEnv(name), skip_render_check=True)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_reward_is_the_learners_return(name):
+    env = SelfPlayEnv(name)
+    for seed in range(3):
+        total, info = play_random_episode(env, seed)
+        assert total == pytest.approx(env.state.returns()[env.seat])
+        assert info["seat"] == env.seat
+        assert env.state.done
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_reward_is_the_learners_own_seat_in_a_scripted_game(seat):
+    """Opponents always stop and the learner stops at once: the only card
+    that moves is none, so the winner is whoever was dealt the best card."""
+    env = SelfPlayEnv(HighCardGame(num_players=3), league=ScriptedLeague(STOP), seat=seat)
+    outcomes = set()
+    for s in range(20):
+        env.reset(seed=s)
+        cards = list(env.state.cards)
+        _, reward, terminated, truncated, info = env.step(STOP)
+        assert terminated and not truncated
+        expected = 1.0 if cards[seat] == max(cards) else (-1.0 if cards[seat] == min(cards) else 0.0)
+        assert reward == expected
+        outcomes.add(reward)
+    assert outcomes == {-1.0, 0.0, 1.0}
+
+
+def test_opponents_move_until_the_learner_is_to_act():
+    env = SelfPlayEnv(HighCardGame(num_players=4), league=ScriptedLeague(SWAP), seat=2)
+    env.reset(seed=1)
+    assert env.state.current_player == 2
+    assert env.state.turns == 2  # seats 0 and 1 swapped before the learner's first move
+    env.step(SWAP)
+    assert env.state.current_player == 2 or env.state.done
+    assert env.state.turns in (6, env.game.max_turns)
+
+
+def test_illegal_action_ends_the_episode_with_minus_one():
+    env = SelfPlayEnv(HighCardGame(), league=ScriptedLeague(STOP), seat=0)
+    env.reset(seed=0)
+    env.state.deck.clear()  # swapping needs a card left in the deck
+    assert not env.action_masks()[SWAP]
+    _, reward, terminated, _, info = env.step(SWAP)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, SWAP)
+
+
+def test_same_seed_same_episode():
+    def trace(seed):
+        env = SelfPlayEnv(HighCardGame(num_players=3))
+        obs, _ = env.reset(seed=seed)
+        return env.seat, list(env.state.cards), obs.tolist(), play_random_episode(env, seed)[0]
+
+    assert trace(7) == trace(7)
+
+
+def test_masks_follow_the_rules_state():
+    env = SelfPlayEnv(HighCardGame())
+    env.reset(seed=3)
+    assert env.action_masks().tolist() == env.state.legal_action_mask().tolist()
+    assert env.action_masks().dtype == bool
+
+
+def test_subproc_vec_env_with_action_masks():
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    venv = SubprocVecEnv([lambda: SelfPlayEnv(HighCardGame(num_players=3)) for _ in range(2)])
+    try:
+        venv.seed(5)
+        venv.reset()
+        rng = np.random.default_rng(0)
+        dones = 0
+        for _ in range(30):
+            masks = get_action_masks(venv)
+            assert masks.shape == (2, 2) and masks.any(axis=1).all()
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+            _, rewards, done, infos = venv.step(actions)
+            dones += int(done.sum())
+            for r, d, info in zip(rewards, done, infos):
+                if d:
+                    assert r == info["return"]
+        assert dones > 0
+    finally:
+        venv.close()

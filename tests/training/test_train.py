@@ -1,0 +1,85 @@
+"""Tiny end-to-end runs: train, save, reload, play legal moves, resume."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import envs
+from envs.cli import main
+from tests.core.toy_game import HighCardGame
+from tests.training.helpers import TINY, game_names
+from training.evaluate import head_to_head
+from training.league import load_policy
+from training.train import latest_checkpoint, split_config, train
+
+
+def test_toy_run_trains_saves_reloads_and_resumes(tmp_path):
+    out = tmp_path / "run"
+    config = {**TINY, "eval_every": 256, "eval_games": 4, "eval_mcts_games": 2}
+    first = train(HighCardGame(num_players=3), timesteps=512, config=config, out=out, progress=False)
+    assert first["stats"]["timesteps_total"] == 512
+    assert (out / "best_model.zip").exists() and (out / "final_eval.json").exists()
+    assert len(list((out / "league").glob("snapshot_*_steps.pt"))) >= 3
+    assert len((out / "evaluations.jsonl").read_text().splitlines()) == 2
+    assert sum(r["games"] for r in first["final_eval"]["results"]) == 4
+
+    second = train(HighCardGame(num_players=3), timesteps=256, resume=out, progress=False, final_eval=False)
+    assert second["stats"]["timesteps_total"] == 768
+    assert second["stats"]["timesteps_this_run"] == 256
+    assert latest_checkpoint(out).name == "model_768_steps.zip"
+    assert json.loads((out / "run.json").read_text())["overrides"]["n_steps"] == 128
+
+
+def test_resume_refuses_another_game(tmp_path):
+    train(HighCardGame(), timesteps=128, config=TINY, out=tmp_path, progress=False, final_eval=False)
+    names = envs.names()
+    if not names:
+        pytest.skip("no registered game to mismatch with")
+    with pytest.raises(ValueError, match="is a run of"):
+        train(names[0], timesteps=128, resume=tmp_path, progress=False)
+
+
+def test_config_pairs_split_into_game_and_training_settings():
+    game_config, overrides = split_config(HighCardGame(), {"max_turns": 5, "ent_coef": 0.02})
+    assert game_config == {"max_turns": 5} and overrides == {"ent_coef": 0.02}
+    with pytest.raises(ValueError, match="unknown config key"):
+        split_config(HighCardGame(), {"nonsense": 1})
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_tiny_run_plays_legal_moves(name, tmp_path):
+    summary = train(name, timesteps=256, config=TINY, out=tmp_path, progress=False, final_eval=False)
+    policy = load_policy(summary["final_model"])
+    game = envs.make_game(name)
+    # head_to_head applies every move to the rules state, which refuses illegal ones
+    result = head_to_head(game, policy, "random", games=game.num_players, seed=1)
+    assert result["wins"] + result["draws"] + result["losses"] == game.num_players
+    # and the greedy move is legal in fresh positions too
+    state = game.new_initial_state(3)
+    rng = np.random.default_rng(0)
+    from training.league import PolicyOpponent
+
+    agent = PolicyOpponent(policy, deterministic=True)
+    for _ in range(20):
+        if state.done:
+            break
+        p = state.current_player
+        mask = state.legal_action_mask()
+        a = agent.act({"observation": state.observation(p), "action_mask": mask.astype(np.int8)})
+        assert mask[a]
+        state.apply(int(rng.choice(np.flatnonzero(mask))))
+
+
+def test_cli_trains_a_registered_game(tmp_path, capsys):
+    names = envs.names()
+    if not names:
+        pytest.skip("no game registered yet")
+    pairs = [f"{k}={json.dumps(v)}" for k, v in TINY.items()]
+    code = main(["train", names[0], "--timesteps", "128", "--out", str(tmp_path), "--no-progress", "--config", *pairs])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "random" in printed and "steps/s" in printed
+    assert (tmp_path / "final_eval.json").exists()

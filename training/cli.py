@@ -1,0 +1,50 @@
+"""``meeplezoo train``: self-play MaskablePPO on one game, then a head-to-head table."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "train a MaskablePPO agent by self-play, then play it against random and MCTS"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", nargs="?", help="game name, e.g. gem_mountain (optional with --resume)")
+    parser.add_argument("--players", type=int, help="number of players (default: the game's default)")
+    parser.add_argument("--timesteps", type=int, default=20_000, help="learner steps to train (more, with --resume)")
+    parser.add_argument("--envs", type=int, default=1, help="parallel envs (worker processes when > 1)")
+    parser.add_argument(
+        "--config", nargs="*", default=[], metavar="KEY=VALUE",
+        help="game settings and training settings (see training/configs), e.g. ent_coef=0.02",
+    )
+    parser.add_argument("--out", help="run folder (default runs/<game>; with --resume, that run's folder)")
+    parser.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its newest checkpoint")
+    parser.add_argument("--eval-every", type=int, help="evaluate every N learner steps")
+    parser.add_argument("--eval-games", type=int, help="games against random per evaluation")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from envs.cli import parse_config
+    from training.train import train
+
+    if args.envs < 1:
+        raise ValueError("--envs must be at least 1")
+    if args.timesteps < 1:
+        raise ValueError("--timesteps must be at least 1")
+    console = Console()
+    summary = train(
+        game=args.game, players=args.players, timesteps=args.timesteps, n_envs=args.envs,
+        config=parse_config(args.config), out=args.out, resume=args.resume,
+        eval_every=args.eval_every, eval_games=args.eval_games, seed=args.seed,
+        progress=not args.no_progress, console=console,
+    )
+    s = summary["stats"]
+    console.print(
+        f"trained {s['timesteps_this_run']} steps (total {s['timesteps_total']}) in {s['learn_seconds']:.0f}s: "
+        f"{s['steps_per_second']:.0f} steps/s, {s['env_share']:.0%} of the time in the env; "
+        f"run folder {summary['out']}"
+    )
+    return 0

@@ -1,0 +1,88 @@
+"""Hyper-parameters for self-play training: shared defaults, then one
+override table per game. Keys are flat so ``--config key=value`` reaches any.
+
+PPO keys go to MaskablePPO; ``net_arch`` to the MLP policy; the ``league_*``
+keys shape the opponent pool (weights per category, snapshot cadence and
+window, the MCTS spec); the rest drive checkpoints and evaluation.
+Rewards arrive only at the end of a game, hence gamma close to 1.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+DEFAULTS: dict[str, Any] = {
+    # MaskablePPO
+    "learning_rate": 3e-4,
+    "n_steps": 1024,  # per env, per rollout
+    "batch_size": 256,
+    "n_epochs": 5,
+    "gamma": 0.995,
+    "gae_lambda": 0.95,
+    "clip_range": 0.2,
+    "ent_coef": 0.01,
+    "vf_coef": 0.5,
+    "max_grad_norm": 0.5,
+    "net_arch": [128, 128],
+    # opponent pool: weights per category ("self" is the current policy)
+    "league_self": 0.4,
+    "league_snapshots": 0.3,
+    "league_random": 0.3,
+    "league_mcts": 0.0,
+    "league_mcts_spec": "mcts:sims=20",
+    "league_window": 5,
+    "snapshot_every": 10_000,
+    # checkpoints and evaluation
+    "checkpoint_every": 10_000,
+    "eval_every": 10_000,
+    "eval_games": 40,
+    "eval_mcts_spec": "mcts:sims=25",
+    "eval_mcts_games": 10,
+    "final_games": 50,
+    "final_mcts_games": 20,
+}
+
+GAMES: dict[str, dict[str, Any]] = {
+    "gem_mountain": {},
+    "amethyst_amber": {},
+    "gold_rush_gangs": {},
+    "amoeba": {},
+    "princes_of_amber": {},
+}
+
+PPO_KEYS = (
+    "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda",
+    "clip_range", "ent_coef", "vf_coef", "max_grad_norm",
+)
+
+
+def base_name(game: str) -> str:
+    """``gem_mountain_v0`` -> ``gem_mountain``."""
+    return re.sub(r"_v\d+$", "", game)
+
+
+def hyperparams(game: str, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Defaults, then the game's table, then ``overrides`` (unknown keys fail)."""
+    params = {**DEFAULTS, **GAMES.get(base_name(game), {})}
+    for key, value in (overrides or {}).items():
+        if key not in DEFAULTS:
+            raise ValueError(f"unknown training setting {key!r}; known: {', '.join(sorted(DEFAULTS))}")
+        params[key] = value
+    return params
+
+
+def ppo_kwargs(params: dict[str, Any]) -> dict[str, Any]:
+    """The MaskablePPO constructor arguments among ``params``."""
+    kwargs = {k: params[k] for k in PPO_KEYS}
+    kwargs["policy_kwargs"] = {"net_arch": list(params["net_arch"])}
+    return kwargs
+
+
+def league_weights(params: dict[str, Any]) -> dict[str, float]:
+    return {
+        "self": float(params["league_self"]),
+        "snapshots": float(params["league_snapshots"]),
+        "random": float(params["league_random"]),
+        "mcts": float(params["league_mcts"]),
+    }

@@ -1,0 +1,238 @@
+"""Self-play training of a MaskablePPO agent on any meeplezoo game.
+
+A run lives in one folder::
+
+    run.json                     what was trained (game, players, config, seed)
+    checkpoints/model_<N>_steps.zip   every ``checkpoint_every`` steps and at the end
+    league/snapshot_<N>_steps.pt      frozen policies for the opponent pool
+    best_model.zip, best.json    the best model by evaluation so far
+    evaluations.jsonl            one line per evaluation
+    tb/                          TensorBoard logs
+    final_eval.json, training_stats.json
+
+``resume`` reloads the newest checkpoint and the league of a run folder and
+continues the step count (``timesteps`` more steps).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import envs
+from envs.core.state import Game
+from training import configs
+from training.league import League, load_policy
+from training.selfplay import SelfPlayEnv, make_game
+
+RUN_FILE = "run.json"
+_CHECKPOINT = re.compile(r"^model_(\d+)_steps\.zip$")
+_SNAPSHOT = re.compile(r"^snapshot_(\d+)_steps\.pt$")
+
+
+def split_config(game: str | Game, pairs: dict[str, Any]) -> tuple[dict, dict]:
+    """Split ``--config`` pairs into the game's config keys and training
+    settings (keys of :data:`training.configs.DEFAULTS`)."""
+    game_keys = set(game.defaults if isinstance(game, Game) else envs.game_class(game).defaults)
+    game_config, overrides = {}, {}
+    for key, value in pairs.items():
+        if key in game_keys:
+            game_config[key] = value
+        elif key in configs.DEFAULTS:
+            overrides[key] = value
+        else:
+            raise ValueError(
+                f"unknown config key {key!r}: not a game setting ({', '.join(sorted(game_keys))}) "
+                f"nor a training setting ({', '.join(sorted(configs.DEFAULTS))})"
+            )
+    return game_config, overrides
+
+
+def _numbered(folder: Path, pattern: re.Pattern) -> list[tuple[int, Path]]:
+    if not folder.is_dir():
+        return []
+    found = [(int(m.group(1)), p) for p in folder.iterdir() if (m := pattern.match(p.name))]
+    return sorted(found)
+
+
+def latest_checkpoint(run_dir: str | Path) -> Path:
+    found = _numbered(Path(run_dir) / "checkpoints", _CHECKPOINT)
+    if not found:
+        raise ValueError(f"no checkpoint to resume in {run_dir}/checkpoints")
+    return found[-1][1]
+
+
+def _env_factory(game, game_config: dict, params: dict, single_thread: bool):
+    def make():
+        if single_thread:
+            import torch
+
+            torch.set_num_threads(1)
+        league = League(
+            weights=configs.league_weights(params),
+            window=int(params["league_window"]),
+            bots={"mcts": params["league_mcts_spec"]},
+        )
+        return SelfPlayEnv(game, None if isinstance(game, Game) else game_config, league=league)
+
+    return make
+
+
+def make_vec_env(game, game_config: dict, params: dict, n_envs: int, seed: int):
+    """``n_envs`` self-play envs: in worker processes when more than one."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    if n_envs > 1:
+        venv = SubprocVecEnv([_env_factory(game, game_config, params, True) for _ in range(n_envs)])
+    else:
+        venv = DummyVecEnv([_env_factory(game, game_config, params, False)])
+    venv.seed(seed)
+    return VecMonitor(venv)
+
+
+def _describe_game(game) -> str:
+    return game.info.name if isinstance(game, Game) else envs.resolve(game)
+
+
+def train(
+    game: str | Game | None = None,
+    players: int | None = None,
+    timesteps: int = 20_000,
+    n_envs: int = 1,
+    config: dict[str, Any] | None = None,
+    out: str | Path | None = None,
+    resume: str | Path | None = None,
+    eval_every: int | None = None,
+    eval_games: int | None = None,
+    seed: int = 0,
+    progress: bool = True,
+    final_eval: bool = True,
+    console=None,
+) -> dict:
+    """Train (or resume) a self-play run; returns its summary dict.
+
+    ``game`` is a registry name or a rules ``Game`` (then ``players`` and the
+    game part of ``config`` must be set on the Game itself). ``config`` mixes
+    game settings and training settings (:mod:`training.configs`).
+    """
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from training.callbacks import CheckpointCallback, EvalCallback, LeagueCallback
+
+    if resume is not None:
+        run_dir = Path(resume)
+        saved = json.loads((run_dir / RUN_FILE).read_text())
+        if game is None:
+            game = saved["game"]
+        elif _describe_game(game) != saved["game"]:
+            raise ValueError(f"{resume} is a run of {saved['game']}, not {_describe_game(game)}")
+        game_config = dict(saved["game_config"])
+        overrides = {**saved["overrides"], **split_config(game, config or {})[1]}
+        seed = saved["seed"] if seed == 0 else seed
+        out = Path(out) if out is not None else run_dir
+    else:
+        if game is None:
+            raise ValueError("name a game to train (or --resume a run)")
+        game_config, overrides = split_config(game, config or {})
+        if players is not None:
+            if isinstance(game, Game):
+                raise ValueError("set the player count on the Game itself")
+            game_config["num_players"] = players
+        out = Path(out) if out is not None else Path("runs") / re.sub(r"_v\d+$", "", _describe_game(game))
+    if isinstance(game, str):
+        game = envs.resolve(game)
+    rules = make_game(game, None if isinstance(game, Game) else game_config)
+    params = configs.hyperparams(_describe_game(game), overrides)
+    if eval_every is not None:
+        params["eval_every"] = eval_every
+    if eval_games is not None:
+        params["eval_games"] = eval_games
+    out.mkdir(parents=True, exist_ok=True)
+    run_info = {
+        "game": _describe_game(game),
+        "num_players": rules.num_players,
+        "game_config": game_config,
+        "overrides": overrides,
+        "seed": seed,
+        "n_envs": n_envs,
+    }
+    (out / RUN_FILE).write_text(json.dumps(run_info, indent=2))
+
+    if n_envs > 1:
+        torch.set_num_threads(1)
+    venv = make_vec_env(game, game_config, params, n_envs, seed)
+    league_dir = out / "league"
+    if resume is not None:
+        model = MaskablePPO.load(
+            str(latest_checkpoint(resume)), env=venv, device="cpu", tensorboard_log=str(out / "tb")
+        )
+        for _, path in _numbered(Path(resume) / "league", _SNAPSHOT)[-int(params["league_window"]):]:
+            venv.env_method("add_snapshot", str(path))
+    else:
+        model = MaskablePPO(
+            "MlpPolicy", venv, seed=seed, device="cpu", verbose=0,
+            tensorboard_log=str(out / "tb"), **configs.ppo_kwargs(params),
+        )
+    start_steps = int(model.num_timesteps)
+    opponents = [("random", int(params["eval_games"])), (params["eval_mcts_spec"], int(params["eval_mcts_games"]))]
+    evaluator = EvalCallback(rules, out, int(params["eval_every"]), opponents, seed=seed + 1000)
+    callbacks = [
+        LeagueCallback(league_dir, int(params["snapshot_every"])),
+        CheckpointCallback(out / "checkpoints", int(params["checkpoint_every"])),
+        evaluator,
+    ]
+    env_before = venv.env_method("timing")
+    t0 = time.perf_counter()
+    model.learn(
+        total_timesteps=int(timesteps), callback=callbacks, progress_bar=progress,
+        reset_num_timesteps=resume is None, tb_log_name="selfplay",
+    )
+    wall = time.perf_counter() - t0
+    env_after = venv.env_method("timing")
+    steps = int(model.num_timesteps) - start_steps
+    env_seconds = sum(a[0] - b[0] for a, b in zip(env_after, env_before)) / len(env_after)
+    (out / "checkpoints").mkdir(exist_ok=True)
+    final_path = out / "checkpoints" / f"model_{model.num_timesteps}_steps.zip"
+    model.save(str(final_path))
+    venv.close()
+    stats = {
+        "timesteps_total": int(model.num_timesteps),
+        "timesteps_this_run": steps,
+        "learn_seconds": wall,
+        "steps_per_second": steps / wall if wall > 0 else 0.0,
+        "env_share": env_seconds / wall if wall > 0 else 0.0,
+        "n_envs": n_envs,
+        "torch_threads": torch.get_num_threads(),
+    }
+    (out / "training_stats.json").write_text(json.dumps(stats, indent=2))
+    summary = {"out": str(out), "final_model": str(final_path), "stats": stats, "run": run_info}
+    if final_eval:
+        summary["final_eval"] = final_evaluation(rules, out, final_path, params, seed, console)
+    return summary
+
+
+def final_evaluation(rules: Game, out: Path, final_path: Path, params: dict, seed: int, console=None) -> dict:
+    """Evaluate the best model by evaluation (else the final one) against
+    random and MCTS; print the table and write ``final_eval.json``."""
+    from rich.console import Console
+
+    from training.evaluate import head_to_head, results_table
+
+    best = out / "best_model.zip"
+    chosen = best if best.exists() else final_path
+    policy = load_policy(str(chosen))
+    results = [
+        head_to_head(rules, policy, "random", int(params["final_games"]), seed=seed + 2000),
+        head_to_head(rules, policy, params["eval_mcts_spec"], int(params["final_mcts_games"]), seed=seed + 3000),
+    ]
+    results = [r for r in results if r["games"] > 0]
+    (console or Console()).print(
+        results_table(results, f"{rules.info.title}, {rules.num_players} players: {chosen.name} vs bots")
+    )
+    report = {"model": str(chosen), "results": results}
+    (out / "final_eval.json").write_text(json.dumps(report, indent=2))
+    return report
