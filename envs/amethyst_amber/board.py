@@ -1,0 +1,133 @@
+"""The Amethyst and Amber board: a radius-4 trihex board with coloured tiles,
+plus every table the rules, observation and names need, built once.
+
+Seat 0 is Amethyst (home at the bottom, large Y), seat 1 is Amber (home at
+the top). Seat 1's frame is the board turned 180 degrees: hex h -> 60-h,
+triangle t -> 119-t, direction d -> (d+3) % 6, brick (X, Y) -> (18-X, 18-Y).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from envs.core.trihex import DIRECTION_NAMES, trihex_board
+
+RADIUS = 4
+SEAT_NAMES = ("Amethyst", "Amber")
+
+# action layout (T = 120 triangles, H = 61 hexes)
+T = 120
+H = 61
+A_PLACE_DEF = 0
+A_SELECT = 120
+A_DEST = 240
+A_PLACE_ATT = 360
+A_PLACE_RES = 421
+A_STEP = 482
+A_END = 848
+A_PASS = 849
+NUM_ACTIONS = 850
+
+RED_QR = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+GREEN_QR = (
+    ((-3, 2), (-1, 2), (1, 2), (-4, 3), (-2, 3), (0, 3)),  # Amethyst half
+    ((3, -2), (1, -2), (-1, -2), (4, -3), (2, -3), (0, -3)),  # Amber half
+)
+BLUE_QR = (((-3, 4), (-2, 4), (-1, 4)), ((3, -4), (2, -4), (1, -4)))
+
+# hex colour codes
+PLAIN, RED, GREEN, BLUE0, BLUE1 = 0, 1, 2, 3, 4
+
+
+class Board:
+    """Colours, bitboards and frame tables of the game board."""
+
+    def __init__(self) -> None:
+        g = trihex_board(RADIUS)
+        self.geo = g
+        idx = g.hexes.index
+        self.hex_qr = [tuple(c) for c in g.hexes.coords.tolist()]
+        self.red = sorted(idx[c] for c in RED_QR)
+        self.green_half = tuple(sorted(idx[c] for c in half) for half in GREEN_QR)
+        self.green = sorted(self.green_half[0] + self.green_half[1])
+        self.blue = tuple(sorted(idx[c] for c in side) for side in BLUE_QR)
+        colour = [PLAIN] * H
+        for h in self.red:
+            colour[h] = RED
+        for h in self.green:
+            colour[h] = GREEN
+        for h in self.blue[0]:
+            colour[h] = BLUE0
+        for h in self.blue[1]:
+            colour[h] = BLUE1
+        self.hex_colour = colour
+        yellow = set()
+        for h in self.red + self.blue[0] + self.blue[1]:
+            yellow.update(int(t) for t in g.hex_corner_tri[h] if t >= 0)
+        self.yellow = sorted(yellow)
+        self.black = [t for t in range(T) if t not in yellow]
+        self.is_black = [t not in yellow for t in range(T)]
+        self.black_bits = g.tri_bits(self.black)
+        # attacker steps: per hex, (d, neighbour, gate bitboard) on the board
+        self.steps = []
+        for h in range(H):
+            row = []
+            for d in range(6):
+                n = int(g.hexes.neighbors[h, d])
+                if n >= 0:
+                    t1, t2 = (int(x) for x in g.gate[h, d])
+                    row.append((d, n, g.bit_tri[t1] | g.bit_tri[t2]))
+            self.steps.append(tuple(row))
+        # nearest available resource: green hexes ordered by (distance from
+        # the capture hex, index in the captor's frame)
+        dist = g.hexes.distance
+        self.nearest_order = tuple(
+            [
+                sorted(self.green, key=lambda r, n=n, s=seat: (int(dist[n, r]), r if s == 0 else H - 1 - r))
+                for n in range(H)
+            ]
+            for seat in (0, 1)
+        )
+        # action rotation (an involution) between a seat-1 frame and absolute
+        rot = list(range(NUM_ACTIONS))
+        for t in range(T):
+            rot[A_PLACE_DEF + t] = A_PLACE_DEF + T - 1 - t
+            rot[A_SELECT + t] = A_SELECT + T - 1 - t
+            rot[A_DEST + t] = A_DEST + T - 1 - t
+        for h in range(H):
+            rot[A_PLACE_ATT + h] = A_PLACE_ATT + H - 1 - h
+            rot[A_PLACE_RES + h] = A_PLACE_RES + H - 1 - h
+            for d in range(6):
+                rot[A_STEP + 6 * h + d] = A_STEP + 6 * (H - 1 - h) + (d + 3) % 6
+        self.rot_action = rot
+        self.rot_action_np = np.array(rot, dtype=np.int64)
+        self.names = [self._name(a) for a in range(NUM_ACTIONS)]
+        self.name_to_action = {n: a for a, n in enumerate(self.names)}
+        w = g.width
+        self.hex_brick = [y * w + x for x, y in g.hex_xy]
+        self.tri_brick = [y * w + x for x, y in g.tri_xy]
+        self.brick_cells = w * w
+
+    def _name(self, a: int) -> str:
+        g = self.geo
+        if a < A_SELECT:
+            return "place defender %d,%d" % g.tri_xy[a]
+        if a < A_DEST:
+            return "select %d,%d" % g.tri_xy[a - A_SELECT]
+        if a < A_PLACE_ATT:
+            return "move to %d,%d" % g.tri_xy[a - A_DEST]
+        if a < A_PLACE_RES:
+            return "place attacker %d,%d" % self.hex_qr[a - A_PLACE_ATT]
+        if a < A_STEP:
+            return "place resource %d,%d" % self.hex_qr[a - A_PLACE_RES]
+        if a < A_END:
+            h, d = divmod(a - A_STEP, 6)
+            return "step %d,%d %s" % (*self.hex_qr[h], DIRECTION_NAMES[d])
+        return "end defender moves" if a == A_END else "pass"
+
+
+@lru_cache(maxsize=None)
+def board() -> Board:
+    return Board()

@@ -1,0 +1,617 @@
+"""Amethyst and Amber rules: the pure state machine (no PettingZoo).
+
+Internally everything is in the absolute frame (Amethyst's). Actions come in
+and masks go out in the acting seat's frame; ``Board.rot_action`` converts.
+
+Defenders are kept as two Python-int bitboards over the brick grid, so the
+flood fill of a defender's move (up to 7 steps through empty black
+triangles) is a handful of shifts, and "does this defender have any legal
+destination" usually stops after the first ring. The full destination set is
+computed only for the selected defender, once, and cached for the
+destination sub-step.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from envs.amethyst_amber import board as B
+from envs.amethyst_amber.board import (
+    A_DEST,
+    A_END,
+    A_PASS,
+    A_PLACE_ATT,
+    A_PLACE_DEF,
+    A_PLACE_RES,
+    A_SELECT,
+    A_STEP,
+    NUM_ACTIONS,
+    H,
+    T,
+)
+from envs.core.trihex import DIRECTION_NAMES
+from envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
+
+PLACEMENT, MAIN = 0, 1
+TURN_START, CHOOSE_DEST, CONTINUE = 0, 1, 2
+PHASES = ("placement", "main")
+SUBSTEPS = ("turn_start", "choose_dest", "continue")
+NEUTRAL = 2  # res[h] code of a neutral resource (0 / 1 = owner seat, -1 = none)
+
+OBS_PLANES = 20
+OBS_SCALARS = 21
+
+
+class AmethystAmberGame(Game):
+    info = GameInfo(
+        name="amethyst_amber_v0",
+        title="Amethyst and Amber",
+        min_players=2,
+        max_players=2,
+        default_players=2,
+        hidden_information=False,
+        chance=False,
+        zero_sum=True,
+        rules_page="seeds/amethyst_amber.md",
+    )
+    defaults: ClassVar[dict[str, Any]] = {
+        "num_players": 2,
+        "max_main_turns": 300,
+        "win_resources": 5,
+        "defenders_per_player": 8,
+        "attackers_per_player": 5,
+        "defender_range": 7,
+        "max_defenders_per_turn": 3,
+        "group_limit": 3,
+        "group_limit_scope": "own",
+        "resource_capacity": 2,
+        "green_scope": "any",
+        "truncation_result": "draw",
+        "main_first": "amber",
+        "relative_frame": True,
+    }
+    test_configs: ClassVar[list[dict]] = [
+        {"group_limit_scope": "all", "green_scope": "own_half", "truncation_result": "resources"},
+        {"main_first": "amethyst", "relative_frame": False, "max_main_turns": 40},
+        {"defenders_per_player": 4, "attackers_per_player": 3, "win_resources": 3, "defender_range": 3},
+    ]
+
+    def validate(self) -> None:
+        c = self.config
+
+        def int_key(key: str, lo: int, hi: int) -> int:
+            v = c[key]
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or not lo <= v <= hi:
+                raise ValueError(f"{self.info.name}: {key} must be an integer from {lo} to {hi}, got {v!r}")
+            return int(v)
+
+        def choice_key(key: str, allowed: tuple) -> Any:
+            v = c[key]
+            if not isinstance(v, str) or v not in allowed:
+                raise ValueError(f"{self.info.name}: {key} must be one of {list(allowed)}, got {v!r}")
+            return v
+
+        self.max_main_turns = int_key("max_main_turns", 1, 100000)
+        self.win_resources = int_key("win_resources", 1, 6)
+        self.defenders_per_player = int_key("defenders_per_player", 0, 12)
+        self.attackers_per_player = int_key("attackers_per_player", 1, 10)
+        self.defender_range = int_key("defender_range", 1, 30)
+        self.max_defenders_per_turn = int_key("max_defenders_per_turn", 1, 12)
+        self.group_limit = int_key("group_limit", 1, 16)
+        self.group_all = choice_key("group_limit_scope", ("own", "all")) == "all"
+        self.resource_capacity = int_key("resource_capacity", 1, 10)
+        self.green_own_half = choice_key("green_scope", ("any", "own_half")) == "own_half"
+        self.truncation_by_resources = choice_key("truncation_result", ("draw", "resources")) == "resources"
+        self.main_first = 1 if choice_key("main_first", ("amber", "amethyst")) == "amber" else 0
+        rf = c["relative_frame"]
+        if not isinstance(rf, (bool, np.bool_)):
+            raise ValueError(f"{self.info.name}: relative_frame must be one of [True, False], got {rf!r}")
+        self.relative_frame = bool(rf)
+        self.board = B.board()
+        self.num_actions = NUM_ACTIONS
+        w = self.board.geo.width
+        self.observation_shape = (OBS_PLANES * w * w + OBS_SCALARS,)
+        self.observation_dtype = np.float32
+        self.observation_low = 0.0
+        self.observation_high = 1.0
+        self.reward_range = (-1.0, 1.0)
+        self.max_turns = self.max_main_turns
+        bd = self.board
+        self.green_for = (
+            (bd.green_half[0], bd.green_half[1]) if self.green_own_half else (bd.green, bd.green)
+        )
+        from envs.amethyst_amber.observe import ObservationTables
+
+        self.obs_tables = ObservationTables(self)
+
+    def new_initial_state(self, seed: int | None = None) -> "AmethystAmberState":
+        s = AmethystAmberState(self, make_rng(seed))
+        for h in self.board.red:
+            s.res[h] = NEUTRAL
+        s.rhex = list(self.board.red)
+        s.unplaced = [self.defenders_per_player, self.defenders_per_player]
+        s.reserve = [self.attackers_per_player, self.attackers_per_player]
+        if self.defenders_per_player == 0:
+            s.phase = MAIN
+            s.cur = self.main_first
+            s._start_turn()
+        return s
+
+    def state_from_dict(self, data: dict) -> "AmethystAmberState":
+        from envs.amethyst_amber.serial import state_from_dict
+
+        return state_from_dict(self, data)
+
+
+class AmethystAmberState(State):
+    """One position. ``dbits[p]`` are seat p's defenders (bitboards); hex
+    lists ``att`` (attacker owner or -1), ``res`` (-1, NEUTRAL or owner) and
+    ``under`` (attackers held under a placed resource)."""
+
+    def __init__(self, game: AmethystAmberGame, rng: np.random.Generator) -> None:
+        self.game = game
+        self.rng = rng
+        self.phase = PLACEMENT
+        self.cur = 0
+        self.sub = TURN_START
+        self.sel = -1  # selected defender's triangle
+        self.moved = 0  # bitboard: where this turn's moved defenders now stand
+        self.n_moved = 0
+        self.dbits = [0, 0]
+        self.att = [-1] * H
+        self.apos: list[list[int]] = [[], []]
+        self.res = [-1] * H
+        self.under = [0] * H
+        self.rhex: list[int] = []  # hexes holding a resource token
+        self.reserve = [0, 0]
+        self.unplaced = [0, 0]
+        self.hand = [0, 0]
+        self.placed = [0, 0]
+        self.main_turns = 0
+        self.winner = -1
+        self._terminal = False
+        self._truncated = False
+        self._mask: np.ndarray | None = None
+        self._dests = 0  # bitboard of the selected defender's destinations
+
+    # --- copies -----------------------------------------------------------------
+    def clone(self) -> "AmethystAmberState":
+        s = AmethystAmberState.__new__(AmethystAmberState)
+        s.game = self.game
+        s.rng = clone_rng(self.rng)
+        s.phase, s.cur, s.sub, s.sel = self.phase, self.cur, self.sub, self.sel
+        s.moved, s.n_moved = self.moved, self.n_moved
+        s.dbits = self.dbits[:]
+        s.att = self.att[:]
+        s.apos = [self.apos[0][:], self.apos[1][:]]
+        s.res = self.res[:]
+        s.under = self.under[:]
+        s.rhex = self.rhex[:]
+        s.reserve = self.reserve[:]
+        s.unplaced = self.unplaced[:]
+        s.hand = self.hand[:]
+        s.placed = self.placed[:]
+        s.main_turns = self.main_turns
+        s.winner, s._terminal, s._truncated = self.winner, self._terminal, self._truncated
+        s._mask = self._mask
+        s._dests = self._dests
+        return s
+
+    def to_dict(self) -> dict:
+        from envs.amethyst_amber.serial import state_to_dict
+
+        return state_to_dict(self)
+
+    # --- whose move -------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return -1 if (self._terminal or self._truncated) else self.cur
+
+    @property
+    def terminal(self) -> bool:
+        return self._terminal
+
+    @property
+    def truncated(self) -> bool:
+        return self._truncated
+
+    def returns(self) -> np.ndarray:
+        out = np.zeros(2)
+        if self._terminal and self.winner >= 0:
+            out[self.winner] = 1.0
+            out[1 - self.winner] = -1.0
+        elif self._truncated and self.game.truncation_by_resources:
+            a, b = self.placed
+            if a != b:
+                out[:] = (1.0, -1.0) if a > b else (-1.0, 1.0)
+        return out
+
+    def phase_name(self) -> str:
+        if self._terminal or self._truncated:
+            return "over"
+        if self.phase == PLACEMENT:
+            return "placement"
+        return SUBSTEPS[self.sub]
+
+    # --- rule helpers -----------------------------------------------------------
+    def _group_pieces(self, p: int) -> int:
+        return (self.dbits[0] | self.dbits[1]) if self.game.group_all else self.dbits[p]
+
+    def _group_ok(self, u_bit: int, pieces: int, geo) -> bool:
+        """Would a defender on ``u_bit`` form a group within the limit?"""
+        return self.game.group_limit >= geo.component(u_bit, pieces).bit_count()
+
+    def _dest_bits(self, p: int, t: int) -> int:
+        """All legal destinations of seat p's defender on triangle t."""
+        game = self.game
+        geo = game.board.geo
+        tb = geo.bit_tri[t]
+        occ = self.dbits[0] | self.dbits[1]
+        reach = geo.reach(t, game.board.black_bits & ~occ, game.defender_range)
+        if not reach:
+            return 0
+        pieces = self._group_pieces(p) & ~tb
+        danger = reach & geo.spread(pieces)
+        ok = reach & ~danger
+        while danger:
+            low = danger & -danger
+            danger ^= low
+            if self._group_ok(low, pieces, geo):
+                ok |= low
+        return ok
+
+    def _has_dest(self, p: int, t: int) -> bool:
+        game = self.game
+        geo = game.board.geo
+        tb = geo.bit_tri[t]
+        occ = self.dbits[0] | self.dbits[1]
+        first = geo.spread(tb) & game.board.black_bits & ~occ
+        if not first:
+            return False
+        pieces = self._group_pieces(p) & ~tb
+        if first & ~geo.spread(pieces):
+            return True
+        return self._dest_bits(p, t) != 0
+
+    def _selectable(self, p: int, cand: int) -> list[int]:
+        """DEF_SELECT actions for seat p's defenders in bitboard ``cand``.
+
+        Bulk test first: a defender next to an empty black triangle whose
+        only neighbouring defender (of the group-counting kind) is itself can
+        always step there (the group there is that defender alone). Defenders
+        with no empty black neighbour cannot move. Only the rest get a flood
+        fill of their own."""
+        geo = self.game.board.geo
+        free = self.game.board.black_bits & ~(self.dbits[0] | self.dbits[1])
+        pieces = self._group_pieces(p)
+        easy = cand & geo.spread(free & geo.lonely_neighbors(pieces))
+        hard = cand & ~easy & geo.spread(free)
+        b2t = geo.brick_to_tri
+        acts = []
+        while easy:
+            low = easy & -easy
+            acts.append(A_SELECT + b2t[low.bit_length() - 1])
+            easy ^= low
+        while hard:
+            low = hard & -hard
+            t = b2t[low.bit_length() - 1]
+            if self._dest_bits(p, t):
+                acts.append(A_SELECT + t)
+            hard ^= low
+        return acts
+
+    def _has_available(self, p: int) -> bool:
+        cap = self.game.resource_capacity
+        res, under = self.res, self.under
+        for h in self.rhex:
+            if res[h] == p and under[h] < cap:
+                return True
+        return False
+
+    def _free_greens(self, p: int) -> list[int]:
+        res, att = self.res, self.att
+        return [h for h in self.game.green_for[p] if res[h] < 0 and att[h] < 0]
+
+    # --- legal moves ------------------------------------------------------------
+    def _legal_abs(self) -> list[int]:
+        """Legal actions of the current seat, absolute frame."""
+        p = self.cur
+        game = self.game
+        geo = game.board.geo
+        if self.phase == PLACEMENT:
+            occ = self.dbits[0] | self.dbits[1]
+            pieces = self._group_pieces(p)
+            near = geo.spread(pieces)
+            free = game.board.black_bits & ~occ
+            acts = []
+            bt = geo.bit_tri
+            for t in game.board.black:
+                b = bt[t]
+                if free & b and (not near & b or self._group_ok(b, pieces, geo)):
+                    acts.append(A_PLACE_DEF + t)
+            return acts or [A_PASS]
+        sub = self.sub
+        if sub == CHOOSE_DEST:
+            b2t = geo.brick_to_tri
+            acts = []
+            x = self._dests
+            while x:
+                low = x & -x
+                acts.append(A_DEST + b2t[low.bit_length() - 1])
+                x ^= low
+            return acts
+        if sub == CONTINUE:
+            acts = self._selectable(p, self.dbits[p] & ~self.moved)
+            acts.append(A_END)
+            return acts
+        # turn start
+        if self.hand[p]:
+            greens = self._free_greens(p)
+            if greens:
+                return [A_PLACE_RES + h for h in greens]
+        acts = []
+        att, res = self.att, self.res
+        if self.reserve[p]:
+            for h in game.board.blue[p]:
+                if att[h] < 0 and res[h] < 0:
+                    acts.append(A_PLACE_ATT + h)
+        opp = 1 - p
+        od = self.dbits[opp]
+        avail = None
+        steps = game.board.steps
+        for h in self.apos[p]:
+            base = A_STEP + 6 * h
+            for d, n, gate in steps[h]:
+                if od & gate == gate:
+                    continue
+                a = att[n]
+                if a == p:
+                    continue
+                if a == opp:
+                    if avail is None:
+                        avail = self._has_available(p)
+                    if not avail:
+                        continue
+                elif res[n] == p:
+                    continue
+                acts.append(base + d)
+        if self.dbits[p]:
+            acts += self._selectable(p, self.dbits[p])
+        return acts or [A_PASS]
+
+    def legal_action_mask(self) -> np.ndarray:
+        mask = self._mask
+        if mask is None:
+            mask = np.zeros(NUM_ACTIONS, dtype=bool)
+            if not (self._terminal or self._truncated):
+                acts = self._legal_abs()
+                if self.cur == 1 and self.game.relative_frame:
+                    rot = self.game.board.rot_action
+                    acts = [rot[a] for a in acts]
+                mask[acts] = True
+            mask.flags.writeable = False
+            self._mask = mask
+        return mask
+
+    def legal_actions(self) -> np.ndarray:
+        return np.flatnonzero(self.legal_action_mask())
+
+    # --- transitions --------------------------------------------------------------
+    def apply(self, action: int) -> None:
+        if self._terminal or self._truncated:
+            raise ValueError("amethyst_amber_v0: the game is over")
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise ValueError(f"amethyst_amber_v0: action must be an integer, got {action!r}") from None
+        if not 0 <= a < NUM_ACTIONS or not self.legal_action_mask()[a]:
+            raise ValueError(f"amethyst_amber_v0: illegal action {action!r} in phase {self.phase_name()}")
+        p = self.cur
+        if p == 1 and self.game.relative_frame:
+            a = self.game.board.rot_action[a]
+        self._mask = None
+        geo = self.game.board.geo
+        if a >= A_STEP:
+            if a == A_END:
+                self._end_turn()
+            elif a == A_PASS:
+                if self.phase == PLACEMENT:
+                    self._after_placement(p)
+                else:
+                    self._end_turn()
+            else:
+                h, d = divmod(a - A_STEP, 6)
+                self._step_attacker(p, h, d)
+                self._end_turn()
+        elif a >= A_PLACE_RES:
+            h = a - A_PLACE_RES
+            self.res[h] = p
+            self.under[h] = 0
+            self.rhex.append(h)
+            self.hand[p] -= 1
+            self.placed[p] += 1
+            self._end_turn()
+        elif a >= A_PLACE_ATT:
+            h = a - A_PLACE_ATT
+            self.att[h] = p
+            self.apos[p].append(h)
+            self.reserve[p] -= 1
+            self._end_turn()
+        elif a >= A_DEST:
+            t = a - A_DEST
+            src, dst = geo.bit_tri[self.sel], geo.bit_tri[t]
+            self.dbits[p] = (self.dbits[p] & ~src) | dst
+            self.moved |= dst
+            self.n_moved += 1
+            self.sel = -1
+            self._dests = 0
+            if self.n_moved >= self.game.max_defenders_per_turn:
+                self._end_turn()
+            else:
+                self.sub = CONTINUE
+        elif a >= A_SELECT:
+            t = a - A_SELECT
+            self.sel = t
+            self._dests = self._dest_bits(p, t)
+            self.sub = CHOOSE_DEST
+        else:
+            self.dbits[p] |= geo.bit_tri[a - A_PLACE_DEF]
+            self.unplaced[p] -= 1
+            self._after_placement(p)
+
+    def _after_placement(self, p: int) -> None:
+        if self.unplaced[0] <= 0 and self.unplaced[1] <= 0:
+            self.phase = MAIN
+            self.cur = self.game.main_first
+            self._start_turn()
+        elif self.unplaced[1 - p] > 0:
+            self.cur = 1 - p
+
+    def _step_attacker(self, p: int, h: int, d: int) -> None:
+        n = self.game.board.geo.hexes.neighbors[h, d]
+        n = int(n)
+        att, res = self.att, self.res
+        opp = 1 - p
+        if att[n] == opp:
+            # the prisoner goes under p's nearest available resource
+            cap = self.game.resource_capacity
+            under = self.under
+            for r in self.game.board.nearest_order[p][n]:
+                if res[r] == p and under[r] < cap:
+                    under[r] += 1
+                    break
+            self.apos[opp].remove(n)
+        elif res[n] >= 0:
+            if res[n] == opp:
+                self.reserve[p] += self.under[n]
+                self.placed[opp] -= 1
+            self.under[n] = 0
+            res[n] = -1
+            self.rhex.remove(n)
+            self.hand[p] += 1
+        att[h] = -1
+        att[n] = p
+        ap = self.apos[p]
+        ap[ap.index(h)] = n
+
+    def _end_turn(self) -> None:
+        if self.phase == MAIN:
+            self.main_turns += 1
+        self.cur = 1 - self.cur
+        self.sub = TURN_START
+        self.sel = -1
+        self.moved = 0
+        self.n_moved = 0
+        self._dests = 0
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        """Win check, then the turn limit, at the start of a main turn."""
+        if self.phase != MAIN or self.sub != TURN_START:
+            return
+        if self.placed[self.cur] >= self.game.win_resources:
+            self._terminal = True
+            self.winner = self.cur
+        elif self.main_turns >= self.game.max_main_turns:
+            self._truncated = True
+
+    # --- views ------------------------------------------------------------------------
+    def observation(self, player: int) -> np.ndarray:
+        return self.game.obs_tables.encode(self, player)
+
+    def frame_of(self, seat: int | None) -> int:
+        """1 when seat's view is the board turned 180 degrees."""
+        return 1 if seat == 1 and self.game.relative_frame else 0
+
+    def encode(self, kind: str, *args: Any, seat: int | None = None) -> int:
+        """Action index, in ``seat``'s frame (default: the seat to act), from
+        a kind and ABSOLUTE coordinates: ``place_defender (X, Y)``,
+        ``select (X, Y)``, ``dest (X, Y)``, ``place_attacker (q, r)``,
+        ``place_resource (q, r)``, ``step (q, r) d`` (d an index or a name
+        such as "NE"), ``end``, ``pass``."""
+        bd = self.game.board
+        geo = bd.geo
+        seat = self.cur if seat is None else seat
+
+        def xy(c):
+            return geo.tri_index[(int(c[0]), int(c[1]))]
+
+        def qr(c):
+            return geo.hexes.index[(int(c[0]), int(c[1]))]
+
+        if kind == "place_defender":
+            a = A_PLACE_DEF + xy(args[0])
+        elif kind == "select":
+            a = A_SELECT + xy(args[0])
+        elif kind == "dest":
+            a = A_DEST + xy(args[0])
+        elif kind == "place_attacker":
+            a = A_PLACE_ATT + qr(args[0])
+        elif kind == "place_resource":
+            a = A_PLACE_RES + qr(args[0])
+        elif kind == "step":
+            d = args[1]
+            if isinstance(d, str):
+                d = DIRECTION_NAMES.index(d.upper())
+            a = A_STEP + 6 * qr(args[0]) + int(d)
+        elif kind == "end":
+            a = A_END
+        elif kind == "pass":
+            a = A_PASS
+        else:
+            raise ValueError(f"amethyst_amber_v0: unknown action kind {kind!r}")
+        return bd.rot_action[a] if self.frame_of(seat) else a
+
+    def decode(self, action: int, seat: int | None = None) -> tuple:
+        """Inverse of :meth:`encode`: (kind, *absolute coordinates)."""
+        bd = self.game.board
+        geo = bd.geo
+        seat = self.cur if seat is None else seat
+        a = int(action)
+        if not 0 <= a < NUM_ACTIONS:
+            raise ValueError(f"amethyst_amber_v0: action {action!r} is outside 0..{NUM_ACTIONS - 1}")
+        if self.frame_of(seat):
+            a = bd.rot_action[a]
+        if a < A_SELECT:
+            return ("place_defender", geo.tri_xy[a])
+        if a < A_DEST:
+            return ("select", geo.tri_xy[a - A_SELECT])
+        if a < A_PLACE_ATT:
+            return ("dest", geo.tri_xy[a - A_DEST])
+        if a < A_PLACE_RES:
+            return ("place_attacker", bd.hex_qr[a - A_PLACE_ATT])
+        if a < A_STEP:
+            return ("place_resource", bd.hex_qr[a - A_PLACE_RES])
+        if a < A_END:
+            h, d = divmod(a - A_STEP, 6)
+            return ("step", bd.hex_qr[h], d)
+        return ("end",) if a == A_END else ("pass",)
+
+    def action_to_string(self, action: int) -> str:
+        a = int(action)
+        if not 0 <= a < NUM_ACTIONS:
+            raise ValueError(f"amethyst_amber_v0: action {action!r} is outside 0..{NUM_ACTIONS - 1}")
+        return self.game.board.names[a]
+
+    def string_to_action(self, text: str) -> int:
+        key = " ".join(str(text).strip().lower().replace("(", " ").replace(")", " ").split())
+        key = key.replace(", ", ",").replace(" ,", ",")
+        a = self.game.board.name_to_action.get(key)
+        if a is None:
+            raise ValueError(f"amethyst_amber_v0: no action named {text!r}")
+        return a
+
+    def render_ansi(self, viewer: int | None = None) -> str:
+        from envs.amethyst_amber.render import render_ansi
+
+        return render_ansi(self, viewer)
+
+    def render_rgb(self, viewer: int | None = None) -> np.ndarray:
+        from envs.amethyst_amber.render import render_rgb
+
+        return render_rgb(self, viewer)
+
+
+__all__ = ["AmethystAmberGame", "AmethystAmberState", "NEUTRAL", "PLACEMENT", "MAIN", "T", "H"]
