@@ -104,7 +104,7 @@ class Board:
         self.rot_action = rot
         self.rot_action_np = np.array(rot, dtype=np.int64)
         self.names = [self._name(a) for a in range(NUM_ACTIONS)]
-        self.name_to_action = {n: a for a, n in enumerate(self.names)}
+        self.name_to_action = {n.lower(): a for a, n in enumerate(self.names)}
         w = g.width
         self.hex_brick = [y * w + x for x, y in g.hex_xy]
         self.tri_brick = [y * w + x for x, y in g.tri_xy]
