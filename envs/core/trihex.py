@@ -143,14 +143,13 @@ class TrihexBoard:
         """Triangles reachable from triangle ``start`` in 1..steps moves
         through triangles of ``free`` (start itself excluded)."""
         r, dn, w2 = self.edge_right, self.edge_down, 2 * self.width
-        seen = 0
-        front = self.bit_tri[start]
+        front = seen = self.bit_tri[start]
         for _ in range(steps):
             front = (((front & r) << 1) | ((front >> 1) & r) | ((front & dn) << w2) | ((front >> w2) & dn)) & free & ~seen
             if not front:
                 break
             seen |= front
-        return seen
+        return seen ^ self.bit_tri[start]
 
     def component(self, seed: int, pieces: int) -> int:
         """The connected group of ``pieces`` (bitboard) containing bitboard
