@@ -1,0 +1,1 @@
+"""Gem Mountain: grab tiles from the top of a diamond-shaped mountain."""

@@ -1,0 +1,56 @@
+"""The diamond map: arrow positions, distances, layers and pointed sections.
+
+Built once per map size and shared by every state of that size.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+POSITION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+
+def distance(p: int, r: int, c: int, rows: int, cols: int) -> int:
+    """Layer index of cell (r, c) seen from arrow position p."""
+    return (
+        r + c,
+        r,
+        r + (cols - 1 - c),
+        cols - 1 - c,
+        (rows - 1 - r) + (cols - 1 - c),
+        rows - 1 - r,
+        (rows - 1 - r) + c,
+        c,
+    )[p]
+
+
+def pointed_sections(p: int) -> tuple[int, ...]:
+    """Sections of a tile that arrow position p points at (sorted)."""
+    if p % 2:
+        return ((p - 1) // 2,)
+    return tuple(sorted(((p // 2 - 1) % 4, p // 2)))
+
+
+POINTED = tuple(pointed_sections(p) for p in range(8))
+
+
+class Geometry:
+    """Distance tables and layer lists of an R x C map."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows, self.cols = rows, cols
+        self.m = rows * cols
+        cells = [(i // cols, i % cols) for i in range(self.m)]
+        # dist[p][i]: layer of cell i seen from arrow position p
+        self.dist = [[distance(p, r, c, rows, cols) for r, c in cells] for p in range(8)]
+        self.depth = [max(d) + 1 for d in self.dist]
+        # layers[p][k]: cells (row-major) of layer k from p
+        self.layers = [
+            [[i for i in range(self.m) if self.dist[p][i] == k] for k in range(self.depth[p])]
+            for p in range(8)
+        ]
+
+
+@lru_cache(maxsize=None)
+def geometry(rows: int, cols: int) -> Geometry:
+    return Geometry(rows, cols)
