@@ -76,3 +76,29 @@ class Deck:
     @classmethod
     def from_dict(cls, data: dict) -> "Deck":
         return cls(data["draw_pile"], data["discard"])
+
+
+def stack_ranks(deck: Deck, ranks, rank_of=card_rank) -> list[int]:
+    """Put one card of each given rank on top of the draw pile so they are
+    drawn in the given order (first rank drawn first). Each card is taken from
+    the draw pile, or else from the discard; the card multiset is preserved.
+    Returns the moved card ids. Raises ValueError if a rank has run out."""
+    chosen: list[int] = []
+    for rank in ranks:
+        for pile in (deck.draw_pile, deck.discard):
+            hit = next((i for i in range(len(pile) - 1, -1, -1) if rank_of(pile[i]) == rank), None)
+            if hit is not None:
+                chosen.append(pile.pop(hit))
+                break
+        else:
+            raise ValueError(f"no card of rank {rank} left to stack")
+    deck.draw_pile.extend(reversed(chosen))
+    return chosen
+
+
+def rank_counts(cards, rank_of=card_rank) -> list[int]:
+    """counts[r] = number of cards of rank r (index 0 unused, 1..13)."""
+    counts = [0] * 14
+    for c in cards:
+        counts[rank_of(c)] += 1
+    return counts

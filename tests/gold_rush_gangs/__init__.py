@@ -1,0 +1,1 @@
+"""Tests of Gold Rush Gangs."""
