@@ -175,6 +175,7 @@ class AmethystAmberState(State):
         self._truncated = False
         self._mask: np.ndarray | None = None
         self._dests = 0  # bitboard of the selected defender's destinations
+        self._cont: list[int] | None = None  # CONTINUE actions, found when entering it
 
     # --- copies -----------------------------------------------------------------
     def clone(self) -> "AmethystAmberState":
@@ -197,6 +198,7 @@ class AmethystAmberState(State):
         s.winner, s._terminal, s._truncated = self.winner, self._terminal, self._truncated
         s._mask = self._mask
         s._dests = self._dests
+        s._cont = self._cont
         return s
 
     def to_dict(self) -> dict:
@@ -343,9 +345,9 @@ class AmethystAmberState(State):
                 x ^= low
             return acts
         if sub == CONTINUE:
-            acts = self._selectable(p, self.dbits[p] & ~self.moved)
-            acts.append(A_END)
-            return acts
+            if self._cont is None:
+                self._cont = self._selectable(p, self.dbits[p] & ~self.moved) + [A_END]
+            return self._cont[:]
         # turn start
         if self.hand[p]:
             greens = self._free_greens(p)
@@ -412,6 +414,7 @@ class AmethystAmberState(State):
         if p == 1 and self.game.relative_frame:
             a = self.game.board.rot_action[a]
         self._mask = None
+        self._cont = None
         geo = self.game.board.geo
         if a >= A_STEP:
             if a == A_END:
@@ -450,7 +453,15 @@ class AmethystAmberState(State):
             if self.n_moved >= self.game.max_defenders_per_turn:
                 self._end_turn()
             else:
-                self.sub = CONTINUE
+                # "move another or stop": when no unmoved defender can move,
+                # stopping is the only answer, so the turn simply ends
+                cont = self._selectable(p, self.dbits[p] & ~self.moved)
+                if cont:
+                    self.sub = CONTINUE
+                    cont.append(A_END)
+                    self._cont = cont
+                else:
+                    self._end_turn()
         elif a >= A_SELECT:
             t = a - A_SELECT
             self.sel = t

@@ -51,3 +51,12 @@ def kinds(s) -> set:
 def move_defender(s, src, dst) -> None:
     do(s, "select", src)
     do(s, "dest", dst)
+
+
+def move_and_end(s, src, dst) -> None:
+    """Move one defender and stop (the turn ends by itself when no other
+    defender could move)."""
+    seat = s.current_player
+    move_defender(s, src, dst)
+    if s.current_player == seat and s.phase_name() == "continue":
+        do(s, "end")

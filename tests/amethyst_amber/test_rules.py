@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from envs.amethyst_amber.rules import NEUTRAL
-from tests.amethyst_amber.helpers import AB, AM, can, do, game, kinds, legal, move_defender, position
+from tests.amethyst_amber.helpers import AB, AM, can, do, game, kinds, legal, move_and_end, move_defender, position
 
 
 def hx(s, qr):
@@ -189,24 +189,21 @@ def test_five_at_start_of_opponents_turn_does_nothing():
     five = [((-4, 3), AM, 0), ((-3, 2), AM, 0), ((-2, 3), AM, 0), ((0, 3), AM, 0), ((1, 2), AM, 0)]
     s = position(current=AB, resources=five, defenders=[((2, 6), AB)])
     assert not s.done
-    move_defender(s, (2, 6), (3, 6))
-    do(s, "end")
+    move_and_end(s, (2, 6), (3, 6))
     assert s.terminal and s.winner == AM
 
 
 def test_win_check_before_truncation():
     five = [((-4, 3), AM, 0), ((-3, 2), AM, 0), ((-2, 3), AM, 0), ((0, 3), AM, 0), ((1, 2), AM, 0)]
     s = position(game(max_main_turns=10), current=AB, resources=five, defenders=[((2, 6), AB)], main_turns=9)
-    move_defender(s, (2, 6), (3, 6))
-    do(s, "end")
+    move_and_end(s, (2, 6), (3, 6))
     assert s.terminal and not s.truncated
 
 
 def test_truncation_by_resources_variant():
     g = game(max_main_turns=1, truncation_result="resources")
     s = position(g, current=AB, resources=[((0, 3), AM, 0)], defenders=[((2, 6), AB)])
-    move_defender(s, (2, 6), (3, 6))
-    do(s, "end")
+    move_and_end(s, (2, 6), (3, 6))
     assert s.truncated and list(s.returns()) == [1.0, -1.0]
 
 
@@ -225,12 +222,19 @@ def test_selection_commits():
     assert kinds(s) == {"dest"}
 
 
-def test_continue_with_no_movable_defender_offers_only_end():
-    # after moving into a pocket, the other defender is boxed in
+def test_turn_ends_when_no_other_defender_can_move():
+    # (4,2) is boxed in by the Amber defender on its only neighbour, so after
+    # the first move "stop" would be the only answer: the turn just ends
     s = position(defenders=[((4, 2), AM), ((5, 2), AB), ((2, 6), AM)])
     assert ("select", (4, 2)) not in legal(s)
     move_defender(s, (2, 6), (3, 6))
-    assert legal(s) == {("end",)}
+    assert s.current_player == AB and s.main_turns == 1
+
+
+def test_continue_offered_when_another_defender_can_move():
+    s = position(defenders=[((4, 2), AM), ((2, 6), AM)])
+    move_defender(s, (2, 6), (3, 6))
+    assert legal(s) == {("select", (4, 2)), ("end",)}
 
 
 def test_bulk_selectable_matches_flood_fill():

@@ -7,7 +7,7 @@ import pytest
 
 import envs
 from envs.amethyst_amber.board import NUM_ACTIONS, BLUE0, BLUE1, GREEN, PLAIN, RED
-from tests.amethyst_amber.helpers import AB, AM, can, do, game, kinds, legal, move_defender, position
+from tests.amethyst_amber.helpers import AB, AM, can, do, game, kinds, legal, move_and_end, move_defender, position
 
 
 # 1. board build -------------------------------------------------------------------
@@ -175,8 +175,7 @@ def test_neutral_capture_then_forced_placement():
     s = position(attackers=[((-1, 2), AM)], defenders=[((2, 6), AB)], resources=[((0, 1), None, 0)])
     do(s, "step", (-1, 2), "NE")
     assert s.hand[AM] == 1
-    move_defender(s, (2, 6), (3, 6))
-    do(s, "end")
+    move_and_end(s, (2, 6), (3, 6))
     acts = legal(s)
     bd = s.game.board
     assert acts == {("place_resource", bd.hex_qr[h]) for h in bd.green}
@@ -236,8 +235,7 @@ def test_recovering_own_prisoners():
     idx = s.game.board.geo.hexes.index
     assert s.reserve[AM] == 2 and s.hand[AM] == 1 and s.att[idx[(1, 2)]] == AM
     assert s.placed[AB] == 0
-    move_defender(s, (2, 6), (3, 6))
-    do(s, "end")
+    move_and_end(s, (2, 6), (3, 6))
     acts = legal(s)
     assert kinds(s) == {"place_resource"} and len(acts) == 11
     assert ("place_resource", (1, 2)) not in acts
@@ -256,14 +254,12 @@ def test_win_timing():
     s = _win_position()
     do(s, "step", (-1, 2), "NE")
     assert not s.done
-    move_defender(s, (2, 6), (3, 6))
-    do(s, "end")
+    move_and_end(s, (2, 6), (3, 6))
     assert not s.done and s.placed[AM] == 4 and s.hand[AM] == 1
     assert kinds(s) == {"place_resource"}
     do(s, "place_resource", (1, 2))
     assert not s.done and s.placed[AM] == 5
-    move_defender(s, (15, 6), (14, 6))
-    do(s, "end")
+    move_and_end(s, (15, 6), (14, 6))
     assert s.terminal
     assert list(s.returns()) == [1.0, -1.0]
 
@@ -271,8 +267,7 @@ def test_win_timing():
 def test_recapture_in_the_window():
     s = _win_position()
     do(s, "step", (-1, 2), "NE")
-    move_defender(s, (2, 6), (3, 6))
-    do(s, "end")
+    move_and_end(s, (2, 6), (3, 6))
     do(s, "place_resource", (1, 2))
     do(s, "step", (-4, 2), "SE")
     assert not s.done and s.placed[AM] == 4 and s.hand[AB] == 1
