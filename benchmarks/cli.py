@@ -16,6 +16,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeats", type=int, default=None, help="timed repeats per figure (at least 5)")
     parser.add_argument("--seconds", type=float, default=None, help="seconds per repeat of a step loop")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
+                        help="cpu: this process's CPU time (steady on a busy machine); wall: elapsed time")
     parser.add_argument("--json", metavar="FILE", help="write the full report as JSON")
     parser.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
     parser.add_argument("--profile", metavar="GAME",
@@ -36,6 +38,8 @@ def _command(args: argparse.Namespace) -> str:
         parts.append(f"--seconds {args.seconds}")
     if args.seed:
         parts.append(f"--seed {args.seed}")
+    if args.clock != "cpu":
+        parts.append(f"--clock {args.clock}")
     if args.json:
         parts.append(f"--json {args.json}")
     if args.markdown:
@@ -58,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
         print(profile(args.profile, parse_config(args.config), seed=args.seed))
         return 0
-    settings = Settings.quick(args.seed) if args.quick else Settings(seed=args.seed)
+    settings = Settings.quick(args.seed, args.clock) if args.quick else Settings(seed=args.seed, clock=args.clock)
     if args.repeats is not None:
         if args.repeats < 5:
             raise ValueError("--repeats must be at least 5 (median and spread need them)")
@@ -72,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     with console.status("measuring") as status:
         result = suite.run(
             subjects, settings, skipped, _command(args),
-            on_subject=lambda s: status.update(f"measuring {s.label}"),
+            on_progress=status.update,
         )
     report.print_table(result, Console(width=max(Console().width, 150)))
     report.save(result, args.json, args.markdown)

@@ -8,9 +8,14 @@ import gc
 from typing import Any, Callable
 
 from benchmarks import machine, report
-from benchmarks.step_loop import measure
+from benchmarks.step_loop import SubjectBench
 from benchmarks.subjects import Subject
 from benchmarks.timing import Settings
+
+
+def _error(subject: Subject, exc: Exception) -> dict[str, Any]:
+    return {"name": subject.name, "label": subject.label, "kind": subject.kind,
+            "config": subject.config, "error": f"{type(exc).__name__}: {exc}"}
 
 
 def run(
@@ -18,20 +23,29 @@ def run(
     settings: Settings,
     skipped: dict[str, str] | None = None,
     command: str = "",
-    on_subject: Callable[[Subject], None] | None = None,
+    on_progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Measure ``subjects`` in order; a subject that raises is reported with
-    its error instead of stopping the run."""
-    results = []
+    """Measure ``subjects``: warm up and size each one, then time repeat 1 of
+    every subject, repeat 2 of every subject, and so on. A subject that raises
+    is reported with its error instead of stopping the run."""
+    say = on_progress or (lambda text: None)
+    benches: list[SubjectBench | dict] = []
     for subject in subjects:
-        if on_subject:
-            on_subject(subject)
+        say(f"warming up {subject.label}")
         gc.collect()
         try:
-            results.append(measure(subject, settings))
+            benches.append(SubjectBench(subject, settings))
         except Exception as exc:  # a broken game must not hide the others' figures
-            results.append({"name": subject.name, "label": subject.label, "kind": subject.kind,
-                            "config": subject.config, "error": f"{type(exc).__name__}: {exc}"})
+            benches.append(_error(subject, exc))
+    for r in range(settings.repeats):
+        for i, bench in enumerate(benches):
+            if isinstance(bench, SubjectBench):
+                say(f"repeat {r + 1}/{settings.repeats}: {bench.subject.label}")
+                try:
+                    bench.repeat()
+                except Exception as exc:
+                    benches[i] = _error(bench.subject, exc)
+    results = [b.result() if isinstance(b, SubjectBench) else b for b in benches]
     report.add_ratios(results)
     return {
         "command": command,

@@ -1,8 +1,9 @@
-"""Repeat-and-summarise helpers shared by every measurement.
+"""Clocks, warm-up sizing and summaries shared by every measurement.
 
-A workload ``run(n)`` does ``n`` units of work from the same seeds each time,
-so repeats differ only by noise. Warm-up runs are calibration and are never
-reported.
+A workload does a fixed amount of work from the same seeds each time it runs,
+so repeats differ only by noise. Warm-up runs size the work and are never
+reported. The default clock is this process's CPU time, which other programs
+on a loaded machine barely disturb; ``wall`` is there for an idle machine.
 """
 
 from __future__ import annotations
@@ -12,68 +13,84 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
+
 
 @dataclass(frozen=True)
 class Settings:
     """How long to measure. ``quick`` keeps the whole run under a minute."""
 
     repeats: int = 5
-    repeat_seconds: float = 0.6  # one repeat of a step loop
-    warmup_seconds: float = 0.3
-    call_seconds: float = 0.12  # one repeat of a per-call cost (observe, clone...)
+    repeat_seconds: float = 0.5  # one repeat of a step loop
+    warmup_seconds: float = 0.2
+    call_seconds: float = 0.1  # one repeat of a per-call cost (observe, clone...)
     positions: int = 48  # positions sampled for the per-call costs
     seed: int = 0
+    clock: str = "cpu"
 
     @classmethod
-    def quick(cls, seed: int = 0) -> "Settings":
+    def quick(cls, seed: int = 0, clock: str = "cpu") -> "Settings":
         return cls(
-            repeats=5, repeat_seconds=0.04, warmup_seconds=0.02, call_seconds=0.008,
-            positions=12, seed=seed,
+            repeats=5, repeat_seconds=0.03, warmup_seconds=0.015, call_seconds=0.008,
+            positions=12, seed=seed, clock=clock,
         )
 
 
-def summary(values: list[float]) -> dict[str, float]:
-    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+def summary(values: list[float]) -> dict:
+    """Median, min, max, and every repeat's value (in run order)."""
+    return {"median": statistics.median(values), "min": min(values), "max": max(values),
+            "values": list(values)}
 
 
-def calibrate(run: Callable[[int], object], seconds: float, start: int = 1) -> float:
-    """Units per second of ``run``, doubling the work until it lasts ``seconds``
-    (this is the warm-up; its time is not reported)."""
-    n = start
+def size_for(run: Callable[[int], object], seconds: float, warmup: float, clock: Callable[[], float]) -> int:
+    """How many units of ``run`` last about ``seconds``; the runs made to find
+    out are the warm-up (doubling the work until one lasts ``warmup``)."""
+    n = 1
     while True:
-        t0 = time.perf_counter()
+        t0 = clock()
         run(n)
-        elapsed = time.perf_counter() - t0
-        if elapsed >= seconds or n >= 1 << 26:
-            return n / max(elapsed, 1e-9)
-        n *= 2 if elapsed < seconds / 8 else max(2, int(seconds / max(elapsed, 1e-9)) + 1)
+        elapsed = clock() - t0
+        if elapsed >= warmup or n >= 1 << 26:
+            return max(1, int(n / max(elapsed, 1e-9) * seconds))
+        n *= 2 if elapsed < warmup / 8 else max(2, int(warmup / max(elapsed, 1e-9)) + 1)
 
 
-def rates(
-    run: Callable[[int], object], settings: Settings, seconds: float | None = None
-) -> tuple[list[float], int]:
-    """Units per second over ``settings.repeats`` runs of the same size, and
-    that size (chosen from the warm-up so one run lasts ``seconds``)."""
-    seconds = settings.repeat_seconds if seconds is None else seconds
-    rate = calibrate(run, min(settings.warmup_seconds, seconds))
-    n = max(1, int(rate * seconds))
-    out = []
-    for _ in range(settings.repeats):
-        t0 = time.perf_counter()
-        run(n)
-        out.append(n / max(time.perf_counter() - t0, 1e-9))
-    return out, n
+class Workload:
+    """``run(n)`` sized once, then timed once per repeat.
+
+    ``per="second"`` gives units per second (steps/s); ``per="call"`` gives
+    seconds per unit; ``per="self"`` takes the value ``run`` returns (for
+    costs that must be timed call by call).
+    """
+
+    def __init__(self, run: Callable[[int], object], per: str, seconds: float, settings: Settings,
+                 units: int | None = None) -> None:
+        self.run, self.per = run, per
+        self.clock = CLOCKS[settings.clock]
+        self.units = units or size_for(run, seconds, min(settings.warmup_seconds, seconds), self.clock)
+        self.values: list[float] = []
+
+    def repeat(self) -> None:
+        t0 = self.clock()
+        result = self.run(self.units)
+        elapsed = max(self.clock() - t0, 1e-9)
+        if self.per == "second":
+            self.values.append(self.units / elapsed)
+        elif self.per == "call":
+            self.values.append(elapsed / self.units)
+        else:
+            self.values.append(float(result))
+
+    def summary(self) -> dict:
+        return {**summary(self.values), "units_per_repeat": self.units}
 
 
-def seconds_per_call(op: Callable, items: list, settings: Settings) -> list[float]:
-    """Seconds per ``op(item)`` call, one value per repeat, over all ``items``."""
-    if not items:
-        return []
+def calls_over(op: Callable, items: list) -> Callable[[int], None]:
+    """A workload of ``n`` calls of ``op``, cycling through ``items``."""
+    count = len(items)
 
-    def run(loops: int) -> None:
-        for _ in range(loops):
-            for item in items:
-                op(item)
+    def run(n: int) -> None:
+        for i in range(n):
+            op(items[i % count])
 
-    per_second, _ = rates(run, settings, settings.call_seconds)
-    return [1.0 / (r * len(items)) for r in per_second]
+    return run

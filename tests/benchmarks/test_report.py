@@ -21,12 +21,14 @@ def test_ratios_divide_medians_of_the_same_run():
     result = _run()
     by_label = {r["label"]: r for r in result["results"]}
     game, floor = by_label["high_card_v0"], by_label["floor"]
-    assert game["vs_floor"] == game["aec"]["median"] / floor["aec"]["median"]
-    assert game["vs_baseline"] == game["aec"]["median"] / by_label["connect_four_v3"]["aec"]["median"]
-    assert floor["vs_floor"] == 1.0
+    base = by_label["connect_four_v3"]["aec"]["values"]
+    assert len(base) == 5
+    assert game["vs_baseline"]["values"] == [a / b for a, b in zip(game["aec"]["values"], base)]
+    assert game["vs_floor"]["values"] == [a / b for a, b in zip(game["aec"]["values"], floor["aec"]["values"])]
+    assert floor["vs_floor"]["median"] == 1.0
     aec_targets = [t for t in result["targets"] if "AEC" in t["target"]]
     assert [t["subject"] for t in aec_targets] == ["high_card_v0", "high_card_v0 heavy"]
-    assert all(t["met"] == (by_label[t["subject"]]["vs_baseline"] >= 2.0) for t in aec_targets)
+    assert all(t["met"] == (by_label[t["subject"]]["vs_baseline"]["median"] >= 2.0) for t in aec_targets)
 
 
 def test_a_failing_subject_is_reported_not_fatal():
@@ -45,7 +47,7 @@ def test_saved_report_has_command_method_and_machine(tmp_path):
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["command"] == "meeplezoo bench --quick"
     assert data["machine"]["cores"] >= 1 and data["machine"]["packages"]["numpy"]
-    assert data["settings"]["repeats"] == 5
+    assert data["settings"]["repeats"] == 5 and data["settings"]["clock"] == "cpu"
     text = (tmp_path / "r.md").read_text()
     assert "`meeplezoo bench --quick`" in text and "## Method" in text
     assert "chess_v6: not installed" in text

@@ -9,7 +9,8 @@ from benchmarks.subjects import floor_subject, game_configs, game_subjects_for, 
 from benchmarks.timing import Settings
 from tests.core.toy_game import HighCardEnv, HighCardGame
 
-TINY = Settings(repeats=5, repeat_seconds=0.005, warmup_seconds=0.002, call_seconds=0.002, positions=4)
+TINY = Settings(repeats=5, repeat_seconds=0.005, warmup_seconds=0.002, call_seconds=0.002, positions=4,
+                clock="wall")
 
 
 def toy_subjects():
@@ -41,7 +42,8 @@ def test_measure_reports_every_figure(subject):
     r = measure(subject, TINY)
     for loop in ("aec", "rules"):
         assert r[loop]["min"] <= r[loop]["median"] <= r[loop]["max"]
-        assert r[loop]["min"] > 0 and r[loop]["steps_per_repeat"] >= 1 and r[loop]["games_per_repeat"] >= 1
+        assert r[loop]["min"] > 0 and r[loop]["units_per_repeat"] >= 1 and r[loop]["games_per_repeat"] >= 1
+        assert len(r[loop]["values"]) == 5
     for key in ("observe", "observation", "mask", "reset", "clone"):
         cost = r["costs_s"][key]
         assert 0 < cost["min"] <= cost["median"] <= cost["max"] and math.isfinite(cost["max"])
