@@ -1,0 +1,1 @@
+"""Amoeba: tile laying with pink and blue half-edge ports (rules layer)."""

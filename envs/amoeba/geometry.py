@@ -1,0 +1,73 @@
+"""Board tables for a half-tile grid of U x U units, built once per Game.
+
+A unit is u = r * U + c. A port slot is s = u * 4 + d (d: N=0, E=1, S=2, W=3):
+the side d of unit u. A tile lies on the 2x2 block of units whose top-left
+unit is its anchor (r, c), 0 <= r, c <= U - 2; anchor index a = r * (U-1) + c.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from envs.amoeba.tiles import PORT_DIR, PORT_UNIT
+
+DR = (-1, 0, 1, 0)
+DC = (0, 1, 0, -1)
+OPP = (2, 3, 0, 1)
+
+
+class Geometry:
+    """Lookup tables for one board size (shared by every state of a Game)."""
+
+    def __init__(self, U: int) -> None:
+        self.U = U
+        W = U - 1
+        self.W = W
+        self.num_anchors = W * W
+        # facing slot of each port slot (the neighbour's side that touches it), -1 off board
+        face = []
+        for u in range(U * U):
+            r, c = divmod(u, U)
+            for d in range(4):
+                rr, cc = r + DR[d], c + DC[d]
+                face.append((rr * U + cc) * 4 + OPP[d] if 0 <= rr < U and 0 <= cc < U else -1)
+        self.face: list[int] = face
+        # per anchor: the 4 units of its block, and the slot of each of the 8 ports
+        self.block_units: list[tuple[int, int, int, int]] = []
+        self.port_slot: list[tuple[int, ...]] = []
+        for a in range(W * W):
+            r, c = divmod(a, W)
+            self.block_units.append((r * U + c, r * U + c + 1, (r + 1) * U + c + 1, (r + 1) * U + c))
+            self.port_slot.append(
+                tuple(((r + PORT_UNIT[p][0]) * U + c + PORT_UNIT[p][1]) * 4 + PORT_DIR[p] for p in range(8))
+            )
+        # anchors whose block contains unit u
+        self.unit_anchors: list[list[int]] = [[] for _ in range(U * U)]
+        for a, units in enumerate(self.block_units):
+            for u in units:
+                self.unit_anchors[u].append(a)
+        # watchers of slot s: (anchor, port bit) pairs where port p of anchor a faces s
+        self.watchers: list[list[tuple[int, int]]] = [[] for _ in range(U * U * 4)]
+        for a in range(W * W):
+            for p, s in enumerate(self.port_slot[a]):
+                f = face[s]
+                if f >= 0:
+                    self.watchers[f].append((a, 1 << p))
+        self.center_anchor = (U // 2 - 1) * W + (U // 2 - 1)
+
+    def anchor_rc(self, a: int) -> tuple[int, int]:
+        return divmod(a, self.W)
+
+    def anchor_index(self, r: int, c: int) -> int:
+        return r * self.W + c
+
+
+@lru_cache(maxsize=16)
+def geometry(U: int) -> Geometry:
+    return Geometry(U)
+
+
+def bits8() -> np.ndarray:
+    return np.array([1 << p for p in range(8)], dtype=np.int64)

@@ -1,0 +1,992 @@
+"""Amoeba rules: the Game (config, tables) and the State (position, moves).
+
+Bookkeeping is incremental. Ground tiles only ever join pieces, so amoebas
+are kept as components with member lists (merge the smaller into the larger)
+and an open-port count each. A top tile (a split) rebuilds only the amoebas
+that touch the covered tile. Legal ground anchors come from a frontier of
+empty blocks next to the table, with per-anchor bit masks of the colours their
+8 ports must show, updated around each new tile.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+import numpy as np
+
+from envs.core.dice import roll
+from envs.core.ranking import rank_rewards
+from envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
+from envs.amoeba.geometry import geometry
+from envs.amoeba.tiles import DISTINCT_ROTS, NUM_TILES, ORIENTED, PINK8_LIST, notation
+
+SELECT, ANCHOR, CLAIM, OVER = 0, 1, 2, -1
+PHASE_NAMES = {SELECT: "select", ANCHOR: "anchor", CLAIM: "claim", OVER: "over"}
+
+
+class AmoebaGame(Game):
+    info = GameInfo(
+        name="amoeba_v0",
+        title="Amoeba",
+        min_players=2,
+        max_players=4,
+        default_players=2,
+        hidden_information=True,
+        chance=True,
+        zero_sum=True,
+        rules_page="seeds/amoeba.md",
+    )
+    defaults: ClassVar[dict[str, Any]] = {
+        "num_players": 2,
+        "board_units": 24,
+        "nuclei_per_player": 10,
+        "hand_size": 3,
+        "die_faces": (1, 1, 2, 2, 3, 3),
+        "min_claim_size": 2,
+        "min_split_size": 4,
+        "min_part_size": 2,
+        "allow_rotation": True,
+        "remove_stuck_hand": True,
+        "max_turns": 400,
+        "reward_mode": "rank",
+        "die_override": None,
+        "pile_override": None,
+    }
+    test_configs: ClassVar[list[dict]] = [
+        {"num_players": 3},
+        {"num_players": 4},
+        {"num_players": 2, "board_units": 12, "nuclei_per_player": 3},
+        {"num_players": 3, "allow_rotation": False, "reward_mode": "score_diff"},
+        {"num_players": 2, "remove_stuck_hand": False, "max_turns": 60},
+    ]
+
+    def validate(self) -> None:
+        cfg = self.config
+
+        def check_int(key, lo, hi):
+            v = cfg[key]
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or not lo <= v <= hi:
+                raise ValueError(f"amoeba_v0: {key} must be an integer from {lo} to {hi}, got {v!r}")
+
+        check_int("board_units", 6, 64)
+        if cfg["board_units"] % 2:
+            raise ValueError(f"amoeba_v0: board_units must be even, got {cfg['board_units']!r}")
+        check_int("nuclei_per_player", 1, 40)
+        check_int("hand_size", 1, 3)
+        check_int("min_claim_size", 1, 20)
+        check_int("min_split_size", 2, 40)
+        check_int("min_part_size", 1, 20)
+        check_int("max_turns", 1, 100000)
+        faces = cfg["die_faces"]
+        if (
+            not isinstance(faces, (list, tuple))
+            or not faces
+            or not all(isinstance(f, (int, np.integer)) and not isinstance(f, bool) and 1 <= f <= 3 for f in faces)
+        ):
+            raise ValueError(f"amoeba_v0: die_faces must be a non-empty list of integers 1..3, got {faces!r}")
+        cfg["die_faces"] = tuple(int(f) for f in faces)
+        for key in ("allow_rotation", "remove_stuck_hand"):
+            if not isinstance(cfg[key], bool):
+                raise ValueError(f"amoeba_v0: {key} must be True or False, got {cfg[key]!r}")
+        if cfg["reward_mode"] not in ("rank", "score_diff"):
+            raise ValueError(f"amoeba_v0: reward_mode must be 'rank' or 'score_diff', got {cfg['reward_mode']!r}")
+        dov = cfg["die_override"]
+        if dov is not None:
+            if not isinstance(dov, (list, tuple)) or not all(
+                isinstance(f, (int, np.integer)) and not isinstance(f, bool) and 1 <= f <= 3 for f in dov
+            ):
+                raise ValueError(f"amoeba_v0: die_override must be None or a list of integers 1..3, got {dov!r}")
+            cfg["die_override"] = [int(f) for f in dov]
+        pov = cfg["pile_override"]
+        if pov is not None:
+            if (
+                not isinstance(pov, (list, tuple))
+                or len(set(pov)) != len(pov)
+                or not all(isinstance(t, (int, np.integer)) and 0 <= t < NUM_TILES for t in pov)
+            ):
+                raise ValueError(
+                    f"amoeba_v0: pile_override must be None or a list of distinct tile ids 0..83, got {pov!r}"
+                )
+            cfg["pile_override"] = [int(t) for t in pov]
+
+        self.U = U = int(cfg["board_units"])
+        self.geo = geometry(U)
+        A = self.geo.num_anchors
+        self.A = A
+        self.ANCHOR0 = 12
+        self.CLAIM_YES = 12 + A
+        self.CLAIM_NO = 13 + A
+        self.num_actions = A + 14
+        from envs.amoeba.observe import global_size, NUM_PLANES
+
+        self.num_planes = NUM_PLANES
+        face = np.array(self.geo.face + [-1], dtype=np.int64)
+        # unit faced by each slot; off board (and the dummy slot) -> U*U, an always-empty unit
+        self.obs_face_unit = np.where(face >= 0, face // 4, U * U)
+        self.observation_shape = (NUM_PLANES * U * U + global_size(),)
+        self.observation_dtype = np.int8
+        self.observation_low = 0
+        self.observation_high = 127
+        self.reward_range = (-1.0, 1.0) if cfg["reward_mode"] == "rank" else (-6.0, 6.0)
+        self.max_turns = int(cfg["max_turns"])
+
+    def new_initial_state(self, seed: int | None = None) -> "AmoebaState":
+        st = AmoebaState(self)
+        st.rng = make_rng(seed)
+        cfg = self.config
+        if cfg["pile_override"] is not None:
+            st.pile = list(cfg["pile_override"])
+        else:
+            st.pile = [int(t) for t in st.rng.permutation(NUM_TILES)]
+        for p in range(self.num_players):
+            for _ in range(cfg["hand_size"]):
+                if st.pile:
+                    st.hands[p].append(st.pile.pop())
+        st._begin_turn()
+        return st
+
+    def empty_state(self) -> "AmoebaState":
+        """An empty table with empty hands (for building positions in tests)."""
+        st = AmoebaState(self)
+        st.rng = make_rng(0)
+        return st
+
+    def state_from_dict(self, data: dict) -> "AmoebaState":
+        st = AmoebaState(self)
+        st.rng = rng_from_dict(data["rng"])
+        W = self.geo.W
+        for r, c, tile, rot, level in data["placements"]:
+            a = r * W + c
+            if level == 1:
+                st.put_ground(tile, rot, a)
+            else:
+                st.put_top(tile, rot, a)
+        for key, seat in data["owners"]:
+            st.comps[st.piece_comp[int(st.slot_piece[key])]][2] = seat
+        st.hands = [list(h) for h in data["hands"]]
+        st.pile = list(data["pile"])
+        st.removed = [list(h) for h in data["removed"]]
+        st.supply = list(data["supply"])
+        st.cur = data["cur"]
+        st.phase = data["phase"]
+        st.die = data["die"]
+        st.left = data["left"]
+        st.placed = data["placed"]
+        st.sel = tuple(data["sel"]) if data["sel"] is not None else None
+        st.offers = [st.piece_comp[int(st.slot_piece[k])] for k in data["offers"]]
+        st.offer_i = data["offer_i"]
+        st.turn = data["turn"]
+        st._terminal = data["terminal"]
+        st._truncated = data["truncated"]
+        st.die_idx = data["die_idx"]
+        st.first_pending = data["first_pending"]
+        return st
+
+
+class AmoebaState(State):
+    def __init__(self, game: AmoebaGame) -> None:
+        self.game = game
+        g = game.geo
+        U = game.U
+        n = game.num_players
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.pile: list[int] = []
+        self.removed: list[list[int]] = [[] for _ in range(n)]
+        self.supply = [game.config["nuclei_per_player"]] * n
+        # table
+        self.placements: list[list[int]] = []  # [anchor, tile, rot, level, covered]
+        self.place_pieces: list[list[int]] = []
+        self.unit_vis = [-1] * (U * U)
+        self.height = np.zeros(U * U, dtype=np.int8)
+        self.quad = np.zeros((2, U * U), dtype=np.int8)  # top row / left column of its tile
+        # per unit, its N-or-S outer port slot, then per unit its E-or-W one (dummy slot if empty)
+        self.vhslot = np.full(2 * U * U, U * U * 4, dtype=np.int64)
+        self.slot_piece = np.full(U * U * 4 + 1, -1, dtype=np.int32)  # last entry: a dummy slot
+        self.piece_slots: list[tuple[int, ...]] = []
+        self.piece_place: list[int] = []
+        self.piece_num: list[int] = []
+        self.piece_comp: list[int] = []
+        self.comps: dict[int, list] = {}  # cid -> [members, open ports, owner]
+        self.next_cid = 0
+        self.breq = np.zeros(g.num_anchors, dtype=np.int64)  # ports that must be blue, per anchor
+        self.preq = np.zeros(g.num_anchors, dtype=np.int64)  # ports that must be pink, per anchor
+        self.free = [True] * g.num_anchors
+        self.frontier: set[int] = set()
+        self.first_pending = True
+        # turn
+        self.cur = 0
+        self.phase = SELECT
+        self.die = 0
+        self.left = 0
+        self.placed = 0
+        self.sel: tuple[int, int] | None = None
+        self.offers: list[int] = []
+        self.offer_i = 0
+        self.turn = 0
+        self._terminal = False
+        self._truncated = False
+        self.die_idx = 0
+        self.last_split: dict | None = None
+        self._cache: dict = {}
+        self._board_cache = None
+
+    # ------------------------------------------------------------------ copies
+    def clone(self) -> "AmoebaState":
+        st = AmoebaState.__new__(AmoebaState)
+        st.game = self.game
+        st.rng = clone_rng(self.rng)
+        st.hands = [h[:] for h in self.hands]
+        st.pile = self.pile[:]
+        st.removed = [h[:] for h in self.removed]
+        st.supply = self.supply[:]
+        st.placements = [p[:] for p in self.placements]
+        st.place_pieces = [p[:] for p in self.place_pieces]
+        st.unit_vis = self.unit_vis[:]
+        st.height = self.height.copy()
+        st.quad = self.quad.copy()
+        st.vhslot = self.vhslot.copy()
+        st.slot_piece = self.slot_piece.copy()
+        st.piece_slots = self.piece_slots[:]
+        st.piece_place = self.piece_place[:]
+        st.piece_num = self.piece_num[:]
+        st.piece_comp = self.piece_comp[:]
+        st.comps = {k: [v[0][:], v[1], v[2]] for k, v in self.comps.items()}
+        st.next_cid = self.next_cid
+        st.breq = self.breq.copy()
+        st.preq = self.preq.copy()
+        st.free = self.free[:]
+        st.frontier = set(self.frontier)
+        st.first_pending = self.first_pending
+        st.cur = self.cur
+        st.phase = self.phase
+        st.die = self.die
+        st.left = self.left
+        st.placed = self.placed
+        st.sel = self.sel
+        st.offers = self.offers[:]
+        st.offer_i = self.offer_i
+        st.turn = self.turn
+        st._terminal = self._terminal
+        st._truncated = self._truncated
+        st.die_idx = self.die_idx
+        st.last_split = self.last_split
+        st._cache = {}
+        st._board_cache = self._board_cache  # immutable once built
+        return st
+
+    def to_dict(self) -> dict:
+        W = self.game.geo.W
+        return {
+            "placements": [[p[0] // W, p[0] % W, p[1], p[2], p[3]] for p in self.placements],
+            "owners": sorted(
+                [self.comp_key(cid), v[2]] for cid, v in self.comps.items() if v[2] >= 0
+            ),
+            "hands": [h[:] for h in self.hands],
+            "pile": self.pile[:],
+            "removed": [h[:] for h in self.removed],
+            "supply": self.supply[:],
+            "cur": self.cur,
+            "phase": self.phase,
+            "die": self.die,
+            "left": self.left,
+            "placed": self.placed,
+            "sel": list(self.sel) if self.sel is not None else None,
+            "offers": [self.comp_key(c) for c in self.offers],
+            "offer_i": self.offer_i,
+            "turn": self.turn,
+            "terminal": self._terminal,
+            "truncated": self._truncated,
+            "die_idx": self.die_idx,
+            "first_pending": self.first_pending,
+            "rng": rng_to_dict(self.rng),
+        }
+
+    # ------------------------------------------------------------ table edits
+    def _new_comp(self, members: list[int], open_ports: int, owner: int) -> int:
+        cid = self.next_cid
+        self.next_cid += 1
+        self.comps[cid] = [members, open_ports, owner]
+        pc = self.piece_comp
+        for p in members:
+            pc[p] = cid
+        return cid
+
+    def _dirty(self) -> None:
+        self._cache = {}
+        self._board_cache = None
+
+    def put_ground(self, tile: int, rot: int, a: int) -> int:
+        """Lay a ground tile (no legality check beyond empty units); keeps
+        amoebas, open ports and the anchor frontier up to date."""
+        g = self.game.geo
+        units = g.block_units[a]
+        vis = self.unit_vis
+        if any(vis[u] >= 0 for u in units):
+            raise ValueError("amoeba_v0: the block is not empty")
+        o = tile * 4 + rot
+        pink8 = PINK8_LIST[o]
+        slots = g.port_slot[a]
+        face = g.face
+        sp = self.slot_piece
+        for p in range(8):
+            f = face[slots[p]]
+            if f >= 0 and vis[f >> 2] >= 0 and bool(sp[f] >= 0) != bool((pink8 >> p) & 1):
+                raise ValueError("amoeba_v0: pink would touch blue")
+        k = len(self.placements)
+        self.placements.append([a, tile, rot, 1, 0])
+        quad = self.quad
+        vh = self.vhslot
+        UU = len(vh) // 2
+        for i, u in enumerate(units):
+            quad[0, u] = i < 2
+            quad[1, u] = i == 0 or i == 3
+            vh[u] = u * 4 + (0 if i < 2 else 2)
+            vh[UU + u] = u * 4 + (3 if (i == 0 or i == 3) else 1)
+        for u in units:
+            vis[u] = k
+            self.height[u] = 1
+        free = self.free
+        frontier = self.frontier
+        for u in units:
+            for a2 in g.unit_anchors[u]:
+                free[a2] = False
+                frontier.discard(a2)
+        breq, preq = self.breq, self.preq
+        watchers = g.watchers
+        for p in range(8):
+            pink = (pink8 >> p) & 1
+            for a2, bit in watchers[slots[p]]:
+                if pink:
+                    preq[a2] |= bit
+                else:
+                    breq[a2] |= bit
+                if free[a2]:
+                    frontier.add(a2)
+        # pieces and amoebas
+        comps = self.comps
+        pc = self.piece_comp
+        new_pids = []
+        for i, piece in enumerate(ORIENTED[o]):
+            pid = len(self.piece_slots)
+            pslots = tuple(slots[p] for p in piece)
+            self.piece_slots.append(pslots)
+            self.piece_place.append(k)
+            self.piece_num.append(i + 1)
+            self.piece_comp.append(-1)
+            for s in pslots:
+                sp[s] = pid
+            new_pids.append(pid)
+            self._new_comp([pid], 0, -1)
+        for pid in new_pids:
+            for s in self.piece_slots[pid]:
+                f = face[s]
+                if f < 0 or vis[f >> 2] < 0:
+                    comps[pc[pid]][1] += 1
+                    continue
+                q = int(sp[f])
+                cq = pc[q]
+                comps[cq][1] -= 1
+                cp = pc[pid]
+                if cp != cq:
+                    self._union(cp, cq)
+        self.place_pieces.append(new_pids)
+        self.first_pending = False
+        self._dirty()
+        return k
+
+    def _union(self, ca: int, cb: int) -> None:
+        comps = self.comps
+        A, B = comps[ca], comps[cb]
+        if len(A[0]) < len(B[0]):
+            ca, cb, A, B = cb, ca, B, A
+        pc = self.piece_comp
+        for p in B[0]:
+            pc[p] = ca
+        A[0].extend(B[0])
+        A[1] += B[1]
+        if B[2] >= 0 and A[2] < 0:
+            A[2] = B[2]
+        del comps[cb]
+
+    def _top_components(self, o: int, k: int):
+        """Amoebas after covering ground tile k with oriented tile o: returns
+        (the new pieces' slots, old component ids, new components as lists of
+        piece ids where new pieces get ids len(piece_slots) + i, open counts)."""
+        g = self.game.geo
+        a = self.placements[k][0]
+        slots = g.port_slot[a]
+        base = len(self.piece_slots)
+        new_slots = [tuple(slots[p] for p in piece) for piece in ORIENTED[o]]
+        override = {}
+        for i, ps in enumerate(new_slots):
+            for s in ps:
+                override[s] = base + i
+        gp = self.place_pieces[k]
+        gset = set(gp)
+        pc = self.piece_comp
+        old = []
+        for p in gp:
+            c = pc[p]
+            if c not in old:
+                old.append(c)
+        nodes = [p for c in old for p in self.comps[c][0] if p not in gset]
+        nodes.extend(range(base, base + len(new_slots)))
+        face = g.face
+        sp = self.slot_piece
+        vis = self.unit_vis
+        label: dict[int, int] = {}
+        groups: list[list[int]] = []
+        opens: list[int] = []
+        ps_all = self.piece_slots
+        for start in nodes:
+            if start in label:
+                continue
+            gi = len(groups)
+            label[start] = gi
+            stack = [start]
+            members = []
+            nopen = 0
+            while stack:
+                p = stack.pop()
+                members.append(p)
+                for s in (new_slots[p - base] if p >= base else ps_all[p]):
+                    f = face[s]
+                    if f < 0 or vis[f >> 2] < 0:
+                        nopen += 1
+                        continue
+                    q = override.get(f)
+                    if q is None:
+                        q = int(sp[f])
+                        if q < 0 or q in gset:
+                            continue
+                    if q not in label:
+                        label[q] = gi
+                        stack.append(q)
+            groups.append(members)
+            opens.append(nopen)
+        return new_slots, old, groups, opens
+
+    def put_top(self, tile: int, rot: int, a: int, owners: list[int] | None = None) -> int:
+        """Cover the ground tile anchored at a with a top tile (structure
+        only: new amoebas get ``owners`` per group, or none)."""
+        k_g = self.unit_vis[self.game.geo.block_units[a][0]]
+        if k_g < 0 or self.placements[k_g][0] != a or self.placements[k_g][3] != 1 or self.placements[k_g][4]:
+            raise ValueError("amoeba_v0: a top tile must lie exactly on an uncovered ground tile")
+        o = tile * 4 + rot
+        new_slots, old, groups, opens = self._top_components(o, k_g)
+        return self._commit_top(tile, rot, k_g, new_slots, old, groups, opens, owners)
+
+    def _commit_top(self, tile, rot, k_g, new_slots, old, groups, opens, owners) -> int:
+        g = self.game.geo
+        a = self.placements[k_g][0]
+        k = len(self.placements)
+        self.placements[k_g][4] = 1
+        self.placements.append([a, tile, rot, 2, 0])
+        for u in g.block_units[a]:
+            self.unit_vis[u] = k
+            self.height[u] = 2
+        pc = self.piece_comp
+        for p in self.place_pieces[k_g]:
+            pc[p] = -1
+        for c in old:
+            del self.comps[c]
+        sp = self.slot_piece
+        new_pids = []
+        for i, ps in enumerate(new_slots):
+            pid = len(self.piece_slots)
+            self.piece_slots.append(ps)
+            self.piece_place.append(k)
+            self.piece_num.append(i + 1)
+            self.piece_comp.append(-1)
+            for s in ps:
+                sp[s] = pid
+            new_pids.append(pid)
+        self.place_pieces.append(new_pids)
+        for gi, members in enumerate(groups):
+            self._new_comp(list(members), opens[gi], -1 if owners is None else owners[gi])
+        self._dirty()
+        return k
+
+    # --------------------------------------------------------------- queries
+    def piece_num_arr(self) -> np.ndarray:
+        """Piece number (1..3 within its tile) per piece id, with a trailing 0
+        so that index -1 (no piece) reads 0."""
+        arr = self._cache.get("pnum")
+        if arr is None or len(arr) != len(self.piece_num) + 1:
+            arr = np.array(self.piece_num + [0], dtype=np.int8)
+            self._cache["pnum"] = arr
+        return arr
+
+    def comp_key(self, cid: int) -> int:
+        """Canonical key of an amoeba: its smallest port slot (unit*4+dir)."""
+        ps = self.piece_slots
+        return min(min(ps[p]) for p in self.comps[cid][0])
+
+    def amoeba_of_unit(self, r: int, c: int, d: int | None = None) -> int:
+        """Component id of the pink port of unit (r, c) (direction d, or the
+        first pink side), -1 if none."""
+        U = self.game.U
+        u = r * U + c
+        for dd in range(4) if d is None else (d,):
+            p = int(self.slot_piece[u * 4 + dd])
+            if p >= 0:
+                return self.piece_comp[p]
+        return -1
+
+    def scores(self) -> list[int]:
+        sc = [0] * self.game.num_players
+        for members, _, owner in self.comps.values():
+            if owner >= 0:
+                sc[owner] += len(members)
+        return sc
+
+    def largest(self) -> list[int]:
+        lg = [0] * self.game.num_players
+        for members, _, owner in self.comps.values():
+            if owner >= 0 and len(members) > lg[owner]:
+                lg[owner] = len(members)
+        return lg
+
+    def claimable(self) -> list[int]:
+        """Complete, unclaimed amoebas of at least min_claim_size, in key order."""
+        m = self.game.config["min_claim_size"]
+        out = [cid for cid, v in self.comps.items() if v[1] == 0 and v[2] < 0 and len(v[0]) >= m]
+        out.sort(key=self.comp_key)
+        return out
+
+    # --------------------------------------------------------------- options
+    def _frontier_arrays(self):
+        fa = self._cache.get("frontier")
+        if fa is None:
+            F = np.array(sorted(self.frontier), dtype=np.int64)
+            fa = (F, self.breq[F], self.preq[F])
+            self._cache["frontier"] = fa
+        return fa
+
+    def _top_candidates(self):
+        tc = self._cache.get("topcand")
+        if tc is None:
+            cfg = self.game.config
+            mover = self.cur
+            ms = cfg["min_split_size"]
+            cand = set()
+            pl = self.placements
+            pp = self.piece_place
+            for members, nopen, owner in self.comps.values():
+                if owner >= 0 and owner != mover and nopen == 0 and len(members) >= ms:
+                    for p in members:
+                        k = pp[p]
+                        if pl[k][3] == 1 and not pl[k][4]:
+                            cand.add(k)
+            tc = sorted(cand)
+            self._cache["topcand"] = tc
+        return tc
+
+    def _options(self, o: int):
+        """(ground anchors array, {anchor: split plan}) for oriented tile o."""
+        res = self._cache.get(o)
+        if res is None:
+            self._hand_options([o])
+            res = self._cache[o]
+        return res
+
+    def _hand_options(self, os_: list[int]) -> None:
+        """Fill the option cache for several oriented tiles at once (one
+        vectorised test of the frontier against all their colour patterns)."""
+        cache = self._cache
+        os_ = [o for o in os_ if o not in cache]
+        if not os_:
+            return
+        g = self.game.geo
+        if self.first_pending:
+            centre = np.array([g.center_anchor], dtype=np.int64)
+            for o in os_:
+                cache[o] = (centre, {})
+            return
+        F, br, pr = self._frontier_arrays()
+        P = np.array([PINK8_LIST[o] for o in os_], dtype=np.int64)[:, None]
+        ok = ((br[None, :] & P) == 0) & ((pr[None, :] & (255 ^ P)) == 0)
+        cands = self._top_candidates()
+        for i, o in enumerate(os_):
+            tops = {}
+            if cands:
+                pink8 = PINK8_LIST[o]
+                for k in cands:
+                    pl = self.placements[k]
+                    go = pl[1] * 4 + pl[2]
+                    if PINK8_LIST[go] != pink8 or ORIENTED[go] == ORIENTED[o]:
+                        continue
+                    plan = self._plan_top(o, k, self.cur)
+                    if plan is not None:
+                        tops[pl[0]] = plan
+            cache[o] = (F[ok[i]], tops)
+
+    def _hand_oriented(self) -> list[int]:
+        rot_ok = self.game.config["allow_rotation"]
+        return [t * 4 + r for t in self.hands[self.cur] for r in (DISTINCT_ROTS[t] if rot_ok else (0,))]
+
+    def _plan_top(self, o: int, k: int, mover: int):
+        """Check a split of ground tile k by oriented tile o (rules of the
+        top placement); return the resolution plan, or None if illegal."""
+        cfg = self.game.config
+        comps = self.comps
+        pc = self.piece_comp
+        old_c = {pc[p] for p in self.place_pieces[k]}
+        if any(comps[c][1] != 0 for c in old_c):
+            return None
+        targets = [
+            c for c in old_c if comps[c][2] >= 0 and comps[c][2] != mover and len(comps[c][0]) >= cfg["min_split_size"]
+        ]
+        if len(targets) != 1:
+            return None
+        A = targets[0]
+        new_slots, old, groups, opens = self._top_components(o, k)
+        if any(opens):
+            return None
+        base = len(self.piece_slots)
+        # which old amoebas each new amoeba holds (new pieces hold none)
+        holds = []
+        for members in groups:
+            h = set()
+            for p in members:
+                if p < base:
+                    h.add(pc[p])
+            holds.append(h)
+        parts = [i for i, h in enumerate(holds) if A in h]
+        if not 2 <= len(parts) <= 3:
+            return None
+        if any(len(groups[i]) < cfg["min_part_size"] for i in parts):
+            return None
+        bystanders = [c for c in old if c != A]
+        for b in bystanders:
+            if sum(1 for h in holds if b in h) != 1:
+                return None  # a bystander would be split
+        merged = -1
+        merged_by = -1
+        for i, h in enumerate(holds):
+            others = h - {A}
+            if i in parts:
+                if len(others) > 1:
+                    return None
+                if others:
+                    if merged >= 0:
+                        return None
+                    merged = i
+                    merged_by = next(iter(others))
+            elif len(others) != 1:
+                return None  # a stray piece, or two amoebas joined outside the split
+        supply = self.supply[mover]
+        if merged_by >= 0 and comps[merged_by][2] == mover:
+            supply += 1
+        if supply < len(parts) - 1:
+            return None
+        U4 = 4
+        ps_all = self.piece_slots
+
+        def part_key(i):
+            lo = min(
+                min(s // U4 for s in (new_slots[p - base] if p >= base else ps_all[p])) for p in groups[i]
+            )
+            return (len(groups[i]), lo)
+
+        order = sorted(parts, key=part_key)
+        keeper = next(i for i in order if i != merged)
+        owners = []
+        for i, h in enumerate(holds):
+            if i == keeper:
+                owners.append(comps[A][2])
+            elif i in parts:
+                owners.append(mover)
+            else:
+                owners.append(comps[next(iter(h))][2])
+        return {
+            "k": k,
+            "o": o,
+            "new_slots": new_slots,
+            "old": old,
+            "groups": groups,
+            "opens": opens,
+            "owners": owners,
+            "keeper": keeper,
+            "parts": parts,
+            "merged": merged,
+            "merged_owner": comps[merged_by][2] if merged_by >= 0 else -1,
+            "target_owner": comps[A][2],
+        }
+
+    def _any_select(self) -> bool:
+        os_ = self._hand_oriented()
+        self._hand_options(os_)
+        cache = self._cache
+        for o in os_:
+            ground, tops = cache[o]
+            if len(ground) or tops:
+                return True
+        return False
+
+    # ------------------------------------------------------------ contract
+    @property
+    def current_player(self) -> int:
+        return -1 if self._terminal or self._truncated else self.cur
+
+    @property
+    def terminal(self) -> bool:
+        return self._terminal
+
+    @property
+    def truncated(self) -> bool:
+        return self._truncated and not self._terminal
+
+    def legal_action_mask(self) -> np.ndarray:
+        m = self._cache.get("mask")
+        if m is not None:
+            return m.copy()
+        game = self.game
+        m = np.zeros(game.num_actions, dtype=bool)
+        if self._terminal or self._truncated:
+            pass
+        elif self.phase == SELECT:
+            rot_ok = game.config["allow_rotation"]
+            self._hand_options(self._hand_oriented())
+            for s, t in enumerate(self.hands[self.cur]):
+                for r in DISTINCT_ROTS[t] if rot_ok else (0,):
+                    ground, tops = self._options(t * 4 + r)
+                    if len(ground) or tops:
+                        m[4 * s + r] = True
+        elif self.phase == ANCHOR:
+            s, r = self.sel
+            ground, tops = self._options(self.hands[self.cur][s] * 4 + r)
+            m[12 + ground] = True
+            for a in tops:
+                m[12 + a] = True
+        elif self.phase == CLAIM:
+            m[game.CLAIM_YES] = True
+            m[game.CLAIM_NO] = True
+        self._cache["mask"] = m
+        return m.copy()
+
+    def apply(self, action: int) -> None:
+        game = self.game
+        if self._terminal or self._truncated:
+            raise ValueError("amoeba_v0: the game is over")
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise ValueError(f"amoeba_v0: action must be an integer, got {action!r}") from None
+        if not 0 <= a < game.num_actions:
+            raise ValueError(f"amoeba_v0: action {a} outside 0..{game.num_actions - 1}")
+        m = self._cache.get("mask")
+        if m is None:
+            self.legal_action_mask()
+            m = self._cache["mask"]
+        if not m[a]:
+            raise ValueError(f"amoeba_v0: illegal action {a} ({self.action_to_string(a)}) in phase "
+                             f"{self.phase_name()}")
+        if self.phase == SELECT:
+            self.sel = (a // 4, a % 4)
+            self.phase = ANCHOR
+            self._cache.pop("mask", None)
+            return
+        if self.phase == ANCHOR:
+            s, r = self.sel
+            hand = self.hands[self.cur]
+            t = hand[s]
+            o = t * 4 + r
+            anchor = a - 12
+            ground, tops = self._options(o)
+            plan = tops.get(anchor)
+            self.last_split = None
+            if plan is not None:
+                self._resolve_split(t, r, plan)
+            else:
+                self.put_ground(t, r, anchor)
+            hand.pop(s)
+            self.sel = None
+            self.left -= 1
+            self.placed += 1
+            self._dirty()
+            self._advance(0)
+            return
+        # CLAIM
+        cid = self.offers[self.offer_i]
+        if a == game.CLAIM_YES:
+            self.comps[cid][2] = self.cur
+            self.supply[self.cur] -= 1
+        self.offer_i += 1
+        self._dirty()  # owners and the offer are on the board planes
+        if self.offer_i < len(self.offers) and self.supply[self.cur] > 0:
+            return
+        self.offers = []
+        self.offer_i = 0
+        self._cache = {}
+        self._advance(2)
+
+    def _resolve_split(self, tile: int, rot: int, plan: dict) -> None:
+        mover = self.cur
+        if plan["merged_owner"] >= 0:
+            self.supply[plan["merged_owner"]] += 1
+        self.supply[mover] -= len(plan["parts"]) - 1
+        self._commit_top(
+            tile, rot, plan["k"], plan["new_slots"], plan["old"], plan["groups"], plan["opens"], plan["owners"]
+        )
+        self.last_split = {
+            "mover": mover,
+            "target_owner": plan["target_owner"],
+            "parts": len(plan["parts"]),
+            "merged": plan["merged"] >= 0,
+        }
+
+    # ----------------------------------------------------------- turn flow
+    def _roll(self) -> int:
+        cfg = self.game.config
+        dov = cfg["die_override"]
+        if dov is not None and self.die_idx < len(dov):
+            self.die_idx += 1
+            return dov[self.die_idx - 1]
+        faces = cfg["die_faces"]
+        return faces[roll(self.rng, len(faces)) - 1]
+
+    def _begin_turn(self) -> None:
+        self.die = self._roll()
+        self.left = self.die
+        self.placed = 0
+        self.sel = None
+        self._cache = {}
+        self._advance(0)
+
+    def _advance(self, stage: int) -> None:
+        """Run the turn forward to the next real decision: 0 = placements
+        (after one, or at the start), 1 = claims, 2 = end of turn."""
+        cfg = self.game.config
+        n = self.game.num_players
+        while True:
+            if stage == 0:
+                hand = self.hands[self.cur]
+                if self.left > 0 and hand and self._any_select():
+                    self.phase = SELECT
+                    return
+                if self.placed == 0 and hand and cfg["remove_stuck_hand"]:
+                    self.removed[self.cur].extend(hand)
+                    self.hands[self.cur] = []
+                    self._cache = {}
+                stage = 1
+            if stage == 1:
+                if self.supply[self.cur] > 0:
+                    offers = self.claimable()
+                    if offers:
+                        self.offers = offers
+                        self.offer_i = 0
+                        self.phase = CLAIM
+                        self._cache = {}
+                        self._board_cache = None  # offer planes
+                        return
+                stage = 2
+            # end of turn: draw, end check, next seat
+            hand = self.hands[self.cur]
+            while len(hand) < cfg["hand_size"] and self.pile:
+                hand.append(self.pile.pop())
+            self._cache = {}
+            self.turn += 1
+            if (not self.pile and not any(self.hands)) or not any(self.supply):
+                self._terminal = True
+            elif self.turn >= self.game.max_turns:
+                self._truncated = True
+            if self._terminal or self._truncated:
+                self.phase = OVER
+                self._dirty()
+                return
+            self.cur = (self.cur + 1) % n
+            self.die = self._roll()
+            self.left = self.die
+            self.placed = 0
+            self.sel = None
+            self._cache = {}  # new mover: options change, the board does not
+            stage = 0
+
+    def returns(self) -> np.ndarray:
+        sc = self.scores()
+        if self.game.config["reward_mode"] == "score_diff":
+            n = len(sc)
+            tot = sum(sc)
+            return np.array([(s - (tot - s) / (n - 1)) / 50.0 for s in sc], dtype=np.float64)
+        lg = self.largest()
+        return rank_rewards([(s, l) for s, l in zip(sc, lg)])
+
+    # -------------------------------------------------------------- hidden
+    def determinize(self, player: int, rng: np.random.Generator) -> "AmoebaState":
+        st = self.clone()
+        n = self.game.num_players
+        pool = list(self.pile)
+        for p in range(n):
+            if p != player:
+                pool.extend(self.hands[p])
+                pool.extend(self.removed[p])
+        pool.sort()
+        order = rng.permutation(len(pool))
+        pool = [pool[i] for i in order]
+        pos = 0
+        for p in range(n):
+            if p != player:
+                k = len(self.hands[p])
+                st.hands[p] = pool[pos : pos + k]
+                pos += k
+                k = len(self.removed[p])
+                st.removed[p] = pool[pos : pos + k]
+                pos += k
+        st.pile = pool[pos:]
+        st.rng = make_rng(int(rng.integers(0, 2**63 - 1)))
+        st._cache = {}
+        return st
+
+    # ----------------------------------------------------------------- views
+    def observation(self, player: int) -> np.ndarray:
+        from envs.amoeba.observe import encode
+
+        return encode(self, player)
+
+    def phase_name(self) -> str:
+        return PHASE_NAMES[OVER if (self._terminal or self._truncated) else self.phase]
+
+    def action_to_string(self, action: int) -> str:
+        game = self.game
+        a = int(action)
+        if 0 <= a < 12:
+            s, r = divmod(a, 4)
+            hand = self.hands[self.cur] if self.cur >= 0 else []
+            tail = ""
+            if s < len(hand):
+                tail = f" (tile {hand[s]}: {notation(ORIENTED[hand[s] * 4 + r])})"
+            return f"select slot {s} rot {r}{tail}"
+        if 12 <= a < 12 + game.A:
+            r, c = game.geo.anchor_rc(a - 12)
+            return f"anchor {r} {c}"
+        if a == game.CLAIM_YES:
+            return "claim"
+        if a == game.CLAIM_NO:
+            return "decline"
+        return f"action {a}"
+
+    def string_to_action(self, text: str) -> int:
+        game = self.game
+        t = text.strip().lower()
+        nums = [int(x) for x in re.findall(r"-?\d+", t.split("(")[0])]
+        if t.startswith("select") and len(nums) == 2 and 0 <= nums[0] < 3 and 0 <= nums[1] < 4:
+            return 4 * nums[0] + nums[1]
+        if t.startswith("anchor") and len(nums) == 2 and all(0 <= x < game.geo.W for x in nums):
+            return 12 + game.geo.anchor_index(*nums)
+        if t in ("claim", "claim yes", "yes"):
+            return game.CLAIM_YES
+        if t in ("decline", "claim no", "no"):
+            return game.CLAIM_NO
+        raise ValueError(f"amoeba_v0: no action named {text!r}")
+
+    def render_ansi(self, viewer: int | None = None) -> str:
+        from envs.amoeba.render import render_ansi
+
+        return render_ansi(self, viewer)
+
+    def render_rgb(self, viewer: int | None = None) -> np.ndarray:
+        from envs.amoeba.render import render_rgb
+
+        return render_rgb(self, viewer)

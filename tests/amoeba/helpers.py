@@ -1,0 +1,58 @@
+"""Position builders for Amoeba tests (through the rules layer)."""
+
+from __future__ import annotations
+
+import envs
+from envs.amoeba.rules import SELECT
+
+
+def game(**cfg):
+    return envs.make_game("amoeba_v0", **cfg)
+
+
+def anchor(g, r, c):
+    return g.geo.anchor_index(r, c)
+
+
+def place(st, tile, rot, rc):
+    return st.put_ground(tile, rot, anchor(st.game, *rc))
+
+
+def own(st, rc, seat, d=None):
+    cid = st.amoeba_of_unit(rc[0], rc[1], d)
+    assert cid >= 0
+    st.comps[cid][2] = seat
+    st.supply[seat] -= 1
+    st._dirty()
+    return cid
+
+
+def start_turn(st, player, hand, die=3, pile=(80, 81, 82, 83)):
+    """Make it ``player``'s turn at the selection step with ``hand``."""
+    st.cur = player
+    st.hands[player] = list(hand)
+    st.pile = [t for t in pile if t not in hand]
+    st.die = st.left = die
+    st.placed = 0
+    st.sel = None
+    st.phase = SELECT
+    st._cache = {}
+    st._board_cache = None
+
+
+def select_action(slot, rot):
+    return 4 * slot + rot
+
+
+def anchor_action(g, r, c):
+    return 12 + g.geo.anchor_index(r, c)
+
+
+def legal_anchors(st):
+    m = st.legal_action_mask()
+    W = st.game.geo.W
+    return sorted(divmod(int(a) - 12, W) for a in m.nonzero()[0] if 12 <= a < 12 + st.game.A)
+
+
+def amoeba_sizes(st):
+    return sorted(len(v[0]) for v in st.comps.values())

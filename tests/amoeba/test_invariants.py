@@ -1,0 +1,116 @@
+"""Random-play invariants: tiles, nuclei, matching, claims, bookkeeping."""
+
+import numpy as np
+import pytest
+
+from envs.amoeba.tiles import ORIENTED
+from helpers import game
+
+
+def recompute(st):
+    """Amoebas from scratch: components of the visible pieces over pink contacts."""
+    g = st.game.geo
+    live = [p for p, c in enumerate(st.piece_comp) if c >= 0]
+    label = {}
+    groups = []
+    for start in live:
+        if start in label:
+            continue
+        label[start] = len(groups)
+        stack, members, nopen = [start], [], 0
+        while stack:
+            p = stack.pop()
+            members.append(p)
+            for s in st.piece_slots[p]:
+                f = g.face[s]
+                if f < 0 or st.unit_vis[f >> 2] < 0:
+                    nopen += 1
+                    continue
+                q = int(st.slot_piece[f])
+                assert q >= 0, "pink faces blue"
+                if q not in label:
+                    label[q] = label[start]
+                    stack.append(q)
+        groups.append((frozenset(members), nopen))
+    return set(groups)
+
+
+def check(st):
+    game_ = st.game
+    n = game_.num_players
+    U = game_.U
+    cfg = game_.config
+    # every tile accounted for exactly once
+    on_board = [pl[1] for pl in st.placements]
+    everything = on_board + st.pile + [t for h in st.hands for t in h] + [t for h in st.removed for t in h]
+    assert sorted(everything) == list(range(84))
+    # nuclei conserved
+    owned = [0] * n
+    for members, nopen, owner in st.comps.values():
+        if owner >= 0:
+            owned[owner] += 1
+            assert nopen == 0, "a claimed amoeba is complete"
+            assert len(members) >= cfg["min_claim_size"]
+    for p in range(n):
+        assert st.supply[p] + owned[p] == cfg["nuclei_per_player"]
+        assert st.supply[p] >= 0
+    # matching at every contact: pink faces pink
+    vis = st.unit_vis
+    for u in range(U * U):
+        if vis[u] < 0:
+            continue
+        for d in range(4):
+            s = u * 4 + d
+            f = game_.geo.face[s]
+            if f < 0 or vis[f >> 2] < 0 or vis[f >> 2] == vis[u]:
+                continue
+            assert (st.slot_piece[s] >= 0) == (st.slot_piece[f] >= 0)
+    # heights and storeys
+    assert st.height.max() <= 2
+    # incremental bookkeeping equals a recomputation
+    mine = {(frozenset(v[0]), v[1]) for v in st.comps.values()}
+    assert mine == recompute(st)
+    if not st.done:
+        assert st.legal_action_mask().any()
+
+
+def play(g, seed, check_every=1):
+    st = g.new_initial_state(seed)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    while not st.done:
+        st.apply(int(rng.choice(st.legal_actions())))
+        steps += 1
+        if steps % check_every == 0:
+            check(st)
+    check(st)
+    return st
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_invariants_random_games(n):
+    g = game(num_players=n)
+    splits = 0
+    for seed in range(12):
+        st = play(g, seed, check_every=7)
+        assert st.done
+        assert abs(st.returns().sum()) < 1e-9
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_many_random_games_end(n):
+    g = game(num_players=n)
+    rng = np.random.default_rng(n)
+    for seed in range(60):
+        st = g.new_initial_state(1000 + seed)
+        while not st.done:
+            st.apply(int(rng.choice(st.legal_actions())))
+        check(st)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_invariants_thousands(n):
+    g = game(num_players=n)
+    for seed in range(1000):
+        play(g, 5000 + seed, check_every=5)

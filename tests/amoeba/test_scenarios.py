@@ -1,0 +1,357 @@
+"""The specification's scenario tests and one test per rule of the rulebook."""
+
+import numpy as np
+import pytest
+
+import envs
+from envs.amoeba.rules import ANCHOR, CLAIM, SELECT
+from helpers import (amoeba_sizes, anchor, anchor_action, game, legal_anchors, own, place, select_action,
+                     start_turn)
+
+
+def fresh(**cfg):
+    g = game(**cfg)
+    return g, g.empty_state()
+
+
+# 1 tile set: see test_tiles.py
+
+def test_2_first_tile_only_centre():
+    g = game()
+    st = g.new_initial_state(0)
+    m = st.legal_action_mask()
+    selects = np.flatnonzero(m[:12])
+    assert len(selects) > 0
+    for a in selects:
+        s = st.clone()
+        s.apply(int(a))
+        assert legal_anchors(s) == [(11, 11)]
+
+
+def test_3_matching_pink_against_pink():
+    g, st = fresh()
+    place(st, 30, 0, (11, 11))
+    start_turn(st, 0, [73, 30])
+    st.apply(select_action(0, 0))
+    assert (11, 13) in legal_anchors(st)
+    st2 = st.clone()
+    st2.sel = None
+    st2.phase = SELECT
+    st2._cache = {}
+    st2.apply(select_action(1, 0))
+    assert (11, 13) not in legal_anchors(st2)
+
+
+def test_4_offset_half_tile_and_corner_only():
+    g, st = fresh()
+    place(st, 30, 0, (11, 11))
+    start_turn(st, 0, [30])
+    st.apply(select_action(0, 0))
+    anchors = legal_anchors(st)
+    assert (12, 13) in anchors
+    assert (13, 13) not in anchors
+
+
+def test_5_completion_and_claim():
+    g, st = fresh()
+    place(st, 30, 0, (11, 11))
+    start_turn(st, 0, [73], die=1)
+    st.hands[1] = [66]
+    st.apply(select_action(0, 0))
+    st.apply(anchor_action(g, 11, 13))
+    assert st.phase == CLAIM and st.cur == 0
+    assert len(st.offers) == 1
+    assert len(st.comps[st.offers[0]][0]) == 2
+    assert amoeba_sizes(st) == [1, 1, 2]
+    st.apply(g.CLAIM_YES)
+    assert st.supply[0] == 9 and st.scores()[0] == 2
+    assert st.turn == 1 and st.cur == 1  # the claim step closed p0's turn
+
+
+def test_5b_decline_keeps_amoeba_claimable_later_by_anyone():
+    g, st = fresh()
+    place(st, 30, 0, (11, 11))
+    start_turn(st, 0, [73], die=1)
+    st.apply(select_action(0, 0))
+    st.apply(anchor_action(g, 11, 13))
+    st.hands[1] = [66]
+    st.apply(g.CLAIM_NO)
+    assert st.turn == 1
+    assert len(st.claimable()) == 1  # still there for the next player's claim step
+
+
+def test_6_board_edge_is_open():
+    g, st = fresh()
+    place(st, 30, 0, (0, 11))  # pink port 0 faces the top edge
+    cid = st.amoeba_of_unit(0, 11, 0)
+    assert st.comps[cid][1] == 1
+    start_turn(st, 0, [73], die=1)
+    st.apply(select_action(0, 0))
+    st.apply(anchor_action(g, 0, 13))
+    assert all(st.comps[c][0] != st.comps[cid][0] for c in st.claimable()) or st.comps.get(cid) is None
+    for c in st.claimable():
+        assert all(min(st.piece_slots[p]) >= 0 for p in st.comps[c][0])
+        assert st.comps[c][1] == 0
+
+
+def chain4(st):
+    place(st, 30, 0, (11, 11))
+    place(st, 67, 1, (11, 13))
+    place(st, 43, 0, (11, 15))
+    place(st, 73, 0, (11, 17))
+
+
+def test_7_split_two_parts():
+    g, st = fresh()
+    chain4(st)
+    cid = st.amoeba_of_unit(11, 12, 1)
+    assert len(st.comps[cid][0]) == 4 and st.comps[cid][1] == 0
+    own(st, (11, 12), 1, d=1)
+    start_turn(st, 0, [66], die=1)
+    st.apply(select_action(0, 1))
+    tops = [rc for rc in legal_anchors(st) if st.height[rc[0] * g.U + rc[1]] > 0]
+    assert tops == [(11, 13)]
+    st.apply(anchor_action(g, 11, 13))
+    assert st.supply[0] == 9
+    assert st.scores() == [3, 2]
+    left = st.comps[st.amoeba_of_unit(11, 12, 1)]
+    right = st.comps[st.amoeba_of_unit(11, 16, 1)]
+    assert (len(left[0]), left[2]) == (2, 1)
+    assert (len(right[0]), right[2]) == (3, 0)
+    for r in (11, 12):
+        for c in (13, 14):
+            assert st.height[r * g.U + c] == 2
+
+
+def test_8_cannot_split_own_amoeba():
+    g, st = fresh()
+    chain4(st)
+    own(st, (11, 12), 0, d=1)
+    start_turn(st, 0, [66], die=1)
+    assert not st.legal_action_mask()[select_action(0, 1)] or all(
+        st.height[r * g.U + c] == 0 for r, c in _anchors_after(st, 0, 1)
+    )
+
+
+def _anchors_after(st, slot, rot):
+    s = st.clone()
+    s.apply(select_action(slot, rot))
+    return legal_anchors(s)
+
+
+def test_9_split_needs_four_segments():
+    g, st = fresh()
+    place(st, 30, 0, (11, 11))
+    place(st, 67, 1, (11, 13))
+    place(st, 73, 0, (11, 15))
+    own(st, (11, 12), 1, d=1)
+    start_turn(st, 0, [66], die=1)
+    m = st.legal_action_mask()
+    if m[select_action(0, 1)]:
+        assert (11, 13) not in _anchors_after(st, 0, 1)
+
+
+def test_10_unclaimed_cannot_be_split():
+    g, st = fresh()
+    chain4(st)
+    start_turn(st, 0, [66], die=1)
+    if st.legal_action_mask()[select_action(0, 1)]:
+        assert all(st.height[r * g.U + c] == 0 for r, c in _anchors_after(st, 0, 1))
+
+
+def t_shape(st):
+    place(st, 30, 0, (11, 11))
+    place(st, 40, 1, (11, 13))
+    place(st, 73, 0, (11, 15))
+    place(st, 75, 0, (13, 13))
+
+
+def test_11_three_parts():
+    g, st = fresh()
+    t_shape(st)
+    cid = own(st, (11, 12), 1, d=1)
+    assert len(st.comps[cid][0]) == 4
+    start_turn(st, 0, [37], die=1)
+    assert (11, 13) in _anchors_after(st, 0, 1)
+    st.apply(select_action(0, 1))
+    st.apply(anchor_action(g, 11, 13))
+    assert st.scores() == [4, 2]
+    assert st.supply[0] == 8
+    assert st.comps[st.amoeba_of_unit(11, 12, 1)][2] == 1  # left part (lowest unit) stays with p1
+    assert st.comps[st.amoeba_of_unit(11, 15, 3)][2] == 0
+    assert st.comps[st.amoeba_of_unit(13, 14, 0)][2] == 0
+
+
+def test_11b_three_parts_need_two_nuclei():
+    g, st = fresh()
+    t_shape(st)
+    own(st, (11, 12), 1, d=1)
+    st.supply[0] = 1
+    start_turn(st, 0, [37], die=1)
+    m = st.legal_action_mask()
+    if m[select_action(0, 1)]:
+        assert (11, 13) not in _anchors_after(st, 0, 1)
+
+
+def test_12_merge_exception():
+    g, st = fresh(num_players=3)
+    place(st, 30, 0, (11, 11))
+    place(st, 41, 1, (11, 13))
+    place(st, 67, 1, (11, 15))
+    place(st, 73, 0, (11, 17))
+    place(st, 75, 0, (13, 13))
+    a = own(st, (11, 12), 1, d=1)
+    assert len(st.comps[a][0]) == 4
+    b = own(st, (13, 14), 2, d=0)
+    assert len(st.comps[b][0]) == 2
+    start_turn(st, 0, [39], die=1)
+    st.apply(select_action(0, 1))
+    assert (11, 13) in legal_anchors(st)
+    st.apply(anchor_action(g, 11, 13))
+    merged = st.comps[st.amoeba_of_unit(11, 16, 1)]
+    assert len(merged[0]) == 4 and merged[2] == 0
+    assert st.amoeba_of_unit(13, 14, 0) == st.amoeba_of_unit(11, 16, 1)
+    kept = st.comps[st.amoeba_of_unit(11, 12, 1)]
+    assert len(kept[0]) == 2 and kept[2] == 1
+    assert st.supply == [9, 9, 10]
+    assert st.scores() == [4, 2, 0]
+
+
+def test_13_one_storey_only():
+    g, st = fresh()
+    chain4(st)
+    own(st, (11, 12), 1, d=1)
+    start_turn(st, 0, [66, 67, 65], die=3)
+    st.apply(select_action(0, 1))
+    st.apply(anchor_action(g, 11, 13))
+    # p1 now owns the left part (size 2) and p0 the right one (size 3): nothing may go on or straddle the top
+    start_turn(st, 1, [66, 67, 43], die=1)
+    for a in np.flatnonzero(st.legal_action_mask()[:12]):
+        for rc in _anchors_after(st, int(a) // 4, int(a) % 4):
+            assert rc not in ((11, 13), (11, 12), (11, 14))
+
+
+def test_14_compulsory_placements_follow_the_die():
+    g = game(die_override=[3])
+    st = g.new_initial_state(5)
+    assert st.die == 3
+    for i in range(3):
+        assert st.cur == 0 and st.phase == SELECT
+        m = st.legal_action_mask()
+        assert not m[g.CLAIM_YES] and not m[g.CLAIM_NO]
+        a = int(np.flatnonzero(m)[0])
+        st.apply(a)
+        assert st.phase == ANCHOR
+        st.apply(int(np.flatnonzero(st.legal_action_mask())[0]))
+    assert st.placed == 3 or st.cur == 1
+    assert len(st.placements) == 3
+
+
+def stuck_position():
+    g = game()
+    st = g.new_initial_state(11)
+    rng = np.random.default_rng(0)
+    while len(st.placements) < 30:
+        st.apply(int(rng.choice(st.legal_actions())))
+    # tiles that fit nowhere for the player to move
+    cur = st.cur
+    bad = []
+    for t in range(84):
+        if any(t == pl[1] for pl in st.placements):
+            continue
+        ok = False
+        for r in range(4):
+            ground, tops = st._options(t * 4 + r)
+            ok = ok or len(ground) > 0 or bool(tops)
+        if not ok:
+            bad.append(t)
+    return g, st, cur, bad
+
+
+def test_15_stuck_hand_is_removed_and_turn_goes_on():
+    g, st, cur, bad = stuck_position()
+    if len(bad) < 3:
+        pytest.skip("no stuck hand in this position")
+    hand = bad[:3]
+    others = [t for t in range(84) if t not in hand and all(t != pl[1] for pl in st.placements)]
+    for p in range(g.num_players):
+        if p != cur:
+            st.hands[p] = [t for t in st.hands[p] if t not in hand]
+    st.hands[cur] = hand
+    st.pile = [t for t in others if all(t not in h for h in st.hands)][:20]
+    st.phase = SELECT
+    st.left = st.die = 2
+    st.placed = 0
+    st._cache = {}
+    st._board_cache = None
+    assert not st._any_select()
+    st._advance(0)
+    assert st.removed[cur] == hand
+    assert len(st.hands[cur]) == 3 and not set(st.hands[cur]) & set(hand)
+    other = (cur + 1) % g.num_players
+    from envs.amoeba.observe import NUM_PLANES, HAND_SLOTS, SEATS
+    base = NUM_PLANES * g.U * g.U + HAND_SLOTS * 9 + 12 + 6 + SEATS * 5 + 1
+    mine = st.observation(cur)[base : base + 84]
+    theirs = st.observation(other)[base : base + 84]
+    for t in hand:
+        assert mine[t] == 0 and theirs[t] == 1
+
+
+def test_16_end_when_no_nuclei_left():
+    g, st = fresh()
+    place(st, 30, 0, (11, 11))
+    st.supply = [1, 0]
+    start_turn(st, 0, [73], die=1)
+    st.apply(select_action(0, 0))
+    st.apply(anchor_action(g, 11, 13))
+    assert st.phase == CLAIM
+    st.apply(g.CLAIM_YES)
+    assert st.terminal and st.current_player == -1
+    assert list(st.returns()) == [1.0, -1.0]
+
+
+def test_16b_end_when_all_tiles_placed():
+    g = game(num_players=2)
+    for seed in range(5):
+        st = g.new_initial_state(seed)
+        rng = np.random.default_rng(seed)
+        while not st.done:
+            st.apply(int(rng.choice(st.legal_actions())))
+        if st.terminal and any(st.supply):
+            assert not st.pile and not any(st.hands)
+
+
+def _fake_owned(st, seat, size):
+    cid = st.next_cid
+    st.next_cid += 1
+    st.comps[cid] = [list(range(size)), 0, seat]
+
+
+def test_17_tie_break_largest_amoeba():
+    g, st = fresh()
+    _fake_owned(st, 0, 5)
+    _fake_owned(st, 0, 3)
+    _fake_owned(st, 1, 4)
+    _fake_owned(st, 1, 4)
+    assert st.scores() == [8, 8]
+    assert list(st.returns()) == [1.0, -1.0]
+    g, st = fresh()
+    _fake_owned(st, 0, 4)
+    _fake_owned(st, 1, 4)
+    assert list(st.returns()) == [0.0, 0.0]
+
+
+def test_18_seeded_determinism():
+    def play(seed):
+        env = envs.make("amoeba_v0", num_players=3)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(1)
+        trace = []
+        for agent in env.agent_iter():
+            obs, r, term, trunc, _ = env.last()
+            trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), r))
+            a = None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            env.step(a)
+        return trace
+
+    assert play(7) == play(7)
