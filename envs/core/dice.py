@@ -27,3 +27,22 @@ def contest(rng: np.random.Generator, bonus_a: int, bonus_b: int, count: int = 2
         if a != b:
             return (0 if a > b else 1), history
     raise RuntimeError("contest kept tying")  # pragma: no cover - probability ~0
+
+
+def contest_with(die, bonus_a: int, bonus_b: int, count: int = 2,
+                 max_rerolls: int = 1000) -> tuple[int, list[tuple[int, int]]]:
+    """Opposed roll like :func:`contest`, but each die comes from ``die()``
+    (a zero-argument callable returning one result), so a game can feed
+    scripted dice in tests. Side a rolls all its dice first, then side b."""
+    history = []
+    for _ in range(max_rerolls):
+        a = bonus_a
+        for _ in range(count):
+            a += die()
+        b = bonus_b
+        for _ in range(count):
+            b += die()
+        history.append((a, b))
+        if a != b:
+            return (0 if a > b else 1), history
+    raise RuntimeError("contest kept tying")  # pragma: no cover - probability ~0
