@@ -55,13 +55,14 @@ class Encoder:
         g = self.game
         A = self.A
         o = self.templates[v].copy()
+        m = memoryview(o)  # item writes through a memoryview are cheaper
         pos = self.pos[v]
         orel = self.orel[v]
         homes = g.geo.homes
-        for c in s.stores:
-            o[9 * A + pos[c]] = 1.0
-        ustate, ucell, ucarry, umiss = s.ustate, s.ucell, s.ucarry, s.umiss
         S0 = self.S0
+        for c in s.stores:
+            m[9 * A + pos[c]] = 1.0
+        ustate, ucell, ucarry, umiss = s.ustate, s.ucell, s.ucarry, s.umiss
         for rel in range(3):
             seat = (v + rel) % 3
             for slot in range(3):
@@ -71,47 +72,48 @@ class Encoder:
                 if st == ACTIVE:
                     at = pos[ucell[u]]
                     if rel == 0:
-                        o[(10 + slot) * A + at] = 1.0
+                        m[(10 + slot) * A + at] = 1.0
                     elif slot == 0:
-                        o[(11 + 2 * rel) * A + at] = 1.0
+                        m[(11 + 2 * rel) * A + at] = 1.0
                     else:  # two amateurs may share their home cell
-                        o[(12 + 2 * rel) * A + at] += 0.5
+                        m[(12 + 2 * rel) * A + at] += 0.5
                     carry = ucarry[u]
                     if carry >= 0:
-                        o[(17 + orel[carry]) * A + at] = 1.0
-                    o[S0 + 15 + k] = 1.0
+                        m[(17 + orel[carry]) * A + at] = 1.0
+                    m[S0 + 15 + k] = 1.0
                 elif st == INCAP:
-                    o[(27 + rel) * A + pos[homes[seat]]] += 1.0 / 3.0
-                    o[S0 + 6 + k] = (umiss[u] + 1) / 2.0
-                    o[S0 + 15 + k] = 1.0
+                    m[(27 + rel) * A + pos[homes[seat]]] += 1.0 / 3.0
+                    m[S0 + 6 + k] = (umiss[u] + 1) / 2.0
+                    m[S0 + 15 + k] = 1.0
         for c, sk in s.sacks.items():
             at = pos[c]
             for org in range(5):
                 if sk[org]:
-                    o[(22 + orel[org]) * A + at] = sk[org] / 3.0
+                    m[(22 + orel[org]) * A + at] = sk[org] / 3.0
         # scalars
         over = s.winner >= 0 or s.is_truncated
         if s.cur == v and not over:
-            o[S0] = 1.0
+            m[S0] = 1.0
             if s.phase == 2:
-                o[S0 + 1] = min(s.ap / g.ap_scale, 1.0)
+                m[S0 + 1] = min(s.ap / g.ap_scale, 1.0)
         delivered = s.delivered
-        o[S0 + 2] = min((g.base_ap + delivered[v]) / g.ap_scale, 1.0)
+        m[S0 + 2] = min((g.base_ap + delivered[v]) / g.ap_scale, 1.0)
         win = g.win_sacks
         for rel in range(3):
-            o[S0 + 3 + rel] = min(delivered[(v + rel) % 3] / win, 1.0)
-        o[S0 + 24 + s.phase] = 1.0
+            m[S0 + 3 + rel] = min(delivered[(v + rel) % 3] / win, 1.0)
+        m[S0 + 24 + s.phase] = 1.0
         thr = g.threshold
         dmg = s.damage[v if g.per_player_bank else 0]
-        o[S0 + 27] = min(dmg / thr, 1.0) if thr else 1.0
-        o[S0 + 28] = 1.0 if dmg >= thr else 0.0
+        m[S0 + 27] = min(dmg / thr, 1.0) if thr else 1.0
+        m[S0 + 28] = 1.0 if dmg >= thr else 0.0
         if g.iid:
-            o[S0 + 29 : S0 + 43] = 1.0
+            for i in range(S0 + 29, S0 + 43):
+                m[i] = 1.0
         else:
             dc = s.draw_counts()
-            o[S0 + 29 : S0 + 42] = dc[1:]
-            o[S0 + 29 : S0 + 42] *= 0.25
-            o[S0 + 42] = len(s.deck.draw_pile) / 52.0
-        o[S0 + 43] = min(s.turns / g.max_turns, 1.0)
-        o[S0 + 44 + (s.first - v) % 3] = 1.0
+            for r in range(1, 14):
+                m[S0 + 28 + r] = dc[r] * 0.25
+            m[S0 + 42] = len(s.deck.draw_pile) / 52.0
+        m[S0 + 43] = min(s.turns / g.max_turns, 1.0)
+        m[S0 + 44 + (s.first - v) % 3] = 1.0
         return o

@@ -55,13 +55,16 @@ def _status_lines(s) -> list[str]:
 
 
 def render_ansi(s, viewer: int | None = None) -> str:
-    """Offset rows (r ascending), 4 characters a cell. First character: unit
-    (X/Y/Z pro, x/y/z amateur of player 0/1/2) or ground ('.' open, ':'
-    territory, '=' base, '~' store rim, '@' intact bank, 'o' broken bank);
-    second: '*' when the unit carries a sack, else the number of lying sacks."""
+    """Offset rows, 4 characters a cell, drawn in the viewer's frame (its
+    home bottom-left, matching its action names; absolute for a spectator).
+    First character: a thief (X/Y/Z pro, x/y/z amateur of player 0/1/2) or
+    the ground ('.' open, ':' territory, '=' base, '~' store rim, '@' intact
+    bank, 'o' broken bank); second: '*' when the thief carries a sack, else
+    the number of sacks lying there."""
     g = s.game
     geo = g.geo
     R = geo.radius
+    frame = geo.rel2abs[viewer] if viewer is not None and viewer >= 0 else list(range(geo.n))
     ground = ["."] * geo.n
     for p in range(3):
         for c in geo.territory[p]:
@@ -76,14 +79,17 @@ def render_ansi(s, viewer: int | None = None) -> str:
         if s.ustate[u] == ACTIVE and s.ucell[u] not in who:
             who[s.ucell[u]] = u
     lines = _status_lines(s)
+    lines.append("X/x player_0, Y/y player_1, Z/z player_2 (capital: pro); * carrying; digit: sacks lying")
+    if viewer is not None and viewer >= 0 and frame[0] != 0:
+        lines.append(f"board turned so that player_{viewer}'s home is at the bottom left")
     lines.append("")
-    i = 0
     for r in range(-R, R + 1):
         row = []
         for q in range(-R, R + 1):
-            c = geo.index.get((q, r))
-            if c is None:
+            rel = geo.index.get((q, r))
+            if rel is None:
                 continue
+            c = frame[rel]
             sk = sum(s.sacks.get(c, ()))
             second = str(min(sk, 9)) if sk else " "
             if c in who:
@@ -94,7 +100,6 @@ def render_ansi(s, viewer: int | None = None) -> str:
             else:
                 first = ground[c]
             row.append(first + second)
-            i += 1
         lines.append(f"r={r:3d} " + " " * (2 * abs(r)) + "  ".join(row))
     return "\n".join(lines) + "\n"
 
@@ -134,7 +139,9 @@ def render_rgb(s, viewer: int | None = None) -> np.ndarray:
         x, y = centre(c)
         cv.hexagon(x, y, size * 0.8, fill=None, outline=(140, 90, 40), width=2)
     x, y = centre(geo.bank)
-    cv.text(x, y - size * 0.55, "BANK" if not broken else "bank", fill=WHITE if not broken else INK, anchor="mm")
+    dmg = s.damage[s.cur if g.per_player_bank else 0]
+    cv.text(x - size * 0.2, y - size * 0.2, "$" if broken else f"{min(dmg, g.threshold)}/{g.threshold}",
+            fill=INK if broken else WHITE, anchor="mm")
     for c, sk in s.sacks.items():
         total = sum(sk)
         if total:
@@ -174,10 +181,19 @@ def render_rgb(s, viewer: int | None = None) -> np.ndarray:
         cv.rect(px + 22, py + 30, px + 202, py + 36, fill=WHITE, outline=GREY)
         cv.rect(px + 22, py + 30, px + 22 + bar, py + 36, fill=col, outline=None)
         py += 50
-    for line in _status_lines(s)[:2]:
-        for chunk in (line[i : i + 34] for i in range(0, len(line), 34)):
-            cv.text(px, py, chunk, fill=INK)
-            py += 13
+    if s.winner >= 0:
+        status = [f"player_{s.winner} wins"]
+    elif s.is_truncated:
+        status = ["turn limit reached"]
+    else:
+        status = [f"player_{s.cur} to act", f"phase: {s.phase_name()}"]
+    status.append(f"turn {s.turns}/{g.max_turns}")
+    status.append("bank: broken" if broken else f"bank: {min(dmg, g.threshold)}/{g.threshold} broken")
+    if not g.iid:
+        status.append(f"deck {len(s.deck.draw_pile)}, discard {len(s.deck.discard)}")
+    for line in status:
+        cv.text(px, py, line, fill=INK)
+        py += 14
     return cv.to_array()
 
 
