@@ -55,6 +55,9 @@ class Geometry:
                 f = face[s]
                 if f >= 0:
                     self.watchers[f].append((a, 1 << p))
+        # slot -> its cell in a (2, U*U) port-plane pair: N/S sides are the
+        # unit's V port (0), E/W sides its H port (1)
+        self.slot_plane: list[int] = [(d & 1) * U * U + (s >> 2) for s in range(U * U * 4) for d in (s & 3,)]
         self.center_anchor = (U // 2 - 1) * W + (U // 2 - 1)
 
     def anchor_rc(self, a: int) -> tuple[int, int]:

@@ -163,7 +163,7 @@ class AmoebaGame(Game):
             else:
                 st.put_top(tile, rot, a)
         for key, seat in data["owners"]:
-            st.comps[st.piece_comp[int(st.slot_piece[key])]][2] = seat
+            st.set_owner(st.piece_comp[int(st.slot_piece[key])], seat)
         st.hands = [list(h) for h in data["hands"]]
         st.pile = list(data["pile"])
         st.removed = [list(h) for h in data["removed"]]
@@ -176,6 +176,8 @@ class AmoebaGame(Game):
         st.sel = tuple(data["sel"]) if data["sel"] is not None else None
         st.offers = [st.piece_comp[int(st.slot_piece[k])] for k in data["offers"]]
         st.offer_i = data["offer_i"]
+        if st.phase == CLAIM and st.offers:
+            st._paint_offer(st.offers[st.offer_i], 1)
         st.turn = data["turn"]
         st._terminal = data["terminal"]
         st._truncated = data["truncated"]
@@ -199,9 +201,9 @@ class AmoebaState(State):
         self.place_pieces: list[list[int]] = []
         self.unit_vis = [-1] * (U * U)
         self.height = np.zeros(U * U, dtype=np.int8)
-        self.quad = np.zeros((2, U * U), dtype=np.int8)  # top row / left column of its tile
-        # per unit, its N-or-S outer port slot, then per unit its E-or-W one (dummy slot if empty)
-        self.vhslot = np.full(2 * U * U, U * U * 4, dtype=np.int64)
+        # the observation's board planes, kept up to date move by move (see observe.py)
+        self.planes = np.zeros(game.num_planes * U * U, dtype=np.int8)
+        self.on_board = np.zeros(NUM_TILES, dtype=np.int8)
         self.slot_piece = np.full(U * U * 4 + 1, -1, dtype=np.int32)  # last entry: a dummy slot
         self.piece_slots: list[tuple[int, ...]] = []
         self.piece_place: list[int] = []
@@ -244,8 +246,8 @@ class AmoebaState(State):
         st.place_pieces = [p[:] for p in self.place_pieces]
         st.unit_vis = self.unit_vis[:]
         st.height = self.height.copy()
-        st.quad = self.quad.copy()
-        st.vhslot = self.vhslot.copy()
+        st.planes = self.planes.copy()
+        st.on_board = self.on_board.copy()
         st.slot_piece = self.slot_piece.copy()
         st.piece_slots = self.piece_slots[:]
         st.piece_place = self.piece_place[:]
@@ -335,14 +337,14 @@ class AmoebaState(State):
                 raise ValueError("amoeba_v0: pink would touch blue")
         k = len(self.placements)
         self.placements.append([a, tile, rot, 1, 0])
-        quad = self.quad
-        vh = self.vhslot
-        UU = len(vh) // 2
+        pl = self.planes
+        UU = self.game.U * self.game.U
         for i, u in enumerate(units):
-            quad[0, u] = i < 2
-            quad[1, u] = i == 0 or i == 3
-            vh[u] = u * 4 + (0 if i < 2 else 2)
-            vh[UU + u] = u * 4 + (3 if (i == 0 or i == 3) else 1)
+            pl[u] = 1
+            pl[2 * UU + u] = i < 2
+            pl[3 * UU + u] = i == 0 or i == 3
+        self.on_board[tile] = 1
+        spi = g.slot_plane
         for u in units:
             vis[u] = k
             self.height[u] = 1
@@ -376,6 +378,7 @@ class AmoebaState(State):
             self.piece_comp.append(-1)
             for s in pslots:
                 sp[s] = pid
+                pl[4 * UU + spi[s]] = i + 1
             new_pids.append(pid)
             self._new_comp([pid], 0, -1)
         for pid in new_pids:
@@ -383,17 +386,50 @@ class AmoebaState(State):
                 f = face[s]
                 if f < 0 or vis[f >> 2] < 0:
                     comps[pc[pid]][1] += 1
+                    pl[6 * UU + spi[s]] = 1
                     continue
                 q = int(sp[f])
                 cq = pc[q]
                 comps[cq][1] -= 1
+                pl[6 * UU + spi[f]] = 0
                 cp = pc[pid]
                 if cp != cq:
                     self._union(cp, cq)
         self.place_pieces.append(new_pids)
+        for c in {pc[p] for p in new_pids}:
+            self._paint(c)
         self.first_pending = False
         self._dirty()
         return k
+
+    def _paint(self, cid: int) -> None:
+        """Write an amoeba's size, completeness and owner on the planes."""
+        members, nopen, owner = self.comps[cid]
+        ps = self.piece_slots
+        spi = self.game.geo.slot_plane
+        idx = [spi[s] for p in members for s in ps[p]]
+        UU = self.game.U * self.game.U
+        pl = self.planes
+        n = len(members)
+        for base, val in ((8, n if n < 127 else 127), (10, 1 if nopen == 0 else 0), (12, owner + 1)):
+            off = base * UU
+            for i in idx:
+                pl[off + i] = val
+
+    def _paint_offer(self, cid: int, val: int) -> None:
+        ps = self.piece_slots
+        spi = self.game.geo.slot_plane
+        off = 14 * self.game.U * self.game.U
+        pl = self.planes
+        for p in self.comps[cid][0]:
+            for s in ps[p]:
+                pl[off + spi[s]] = val
+
+    def set_owner(self, cid: int, seat: int) -> None:
+        """Put seat's nucleus on an amoeba (-1: none); no supply change."""
+        self.comps[cid][2] = seat
+        self._paint(cid)
+        self._dirty()
 
     def _union(self, ca: int, cb: int) -> None:
         comps = self.comps
@@ -483,9 +519,14 @@ class AmoebaState(State):
         k = len(self.placements)
         self.placements[k_g][4] = 1
         self.placements.append([a, tile, rot, 2, 0])
+        UU = self.game.U * self.game.U
+        pl = self.planes
+        spi = g.slot_plane
+        self.on_board[tile] = 1
         for u in g.block_units[a]:
             self.unit_vis[u] = k
             self.height[u] = 2
+            pl[UU + u] = 1
         pc = self.piece_comp
         for p in self.place_pieces[k_g]:
             pc[p] = -1
@@ -501,10 +542,11 @@ class AmoebaState(State):
             self.piece_comp.append(-1)
             for s in ps:
                 sp[s] = pid
+                pl[4 * UU + spi[s]] = i + 1
             new_pids.append(pid)
         self.place_pieces.append(new_pids)
         for gi, members in enumerate(groups):
-            self._new_comp(list(members), opens[gi], -1 if owners is None else owners[gi])
+            self._paint(self._new_comp(list(members), opens[gi], -1 if owners is None else owners[gi]))
         self._dirty()
         return k
 
@@ -810,12 +852,15 @@ class AmoebaState(State):
             return
         # CLAIM
         cid = self.offers[self.offer_i]
+        self._paint_offer(cid, 0)
         if a == game.CLAIM_YES:
             self.comps[cid][2] = self.cur
             self.supply[self.cur] -= 1
+            self._paint(cid)
         self.offer_i += 1
-        self._dirty()  # owners and the offer are on the board planes
+        self._dirty()
         if self.offer_i < len(self.offers) and self.supply[self.cur] > 0:
+            self._paint_offer(self.offers[self.offer_i], 1)
             return
         self.offers = []
         self.offer_i = 0
@@ -878,8 +923,8 @@ class AmoebaState(State):
                         self.offers = offers
                         self.offer_i = 0
                         self.phase = CLAIM
-                        self._cache = {}
-                        self._board_cache = None  # offer planes
+                        self._paint_offer(offers[0], 1)
+                        self._dirty()
                         return
                 stage = 2
             # end of turn: draw, end check, next seat

@@ -21,9 +21,8 @@ def place(st, tile, rot, rc):
 def own(st, rc, seat, d=None):
     cid = st.amoeba_of_unit(rc[0], rc[1], d)
     assert cid >= 0
-    st.comps[cid][2] = seat
+    st.set_owner(cid, seat)
     st.supply[seat] -= 1
-    st._dirty()
     return cid
 
 

@@ -114,3 +114,57 @@ def test_invariants_thousands(n):
     g = game(num_players=n)
     for seed in range(1000):
         play(g, 5000 + seed, check_every=5)
+
+
+def planes_from_scratch(st):
+    """The observation's board planes computed directly from the table."""
+    g = st.game
+    U = g.U
+    UU = U * U
+    geo = g.geo
+    out = np.zeros((16, UU), dtype=np.int8)
+    offer = st.offers[st.offer_i] if st.phase == 2 and st.offers else None
+    for u in range(UU):
+        k = st.unit_vis[u]
+        if k < 0:
+            continue
+        a = st.placements[k][0]
+        ar, ac = geo.anchor_rc(a)
+        r, c = divmod(u, U)
+        out[0, u] = 1
+        out[1, u] = st.height[u] == 2
+        out[2, u] = r == ar
+        out[3, u] = c == ac
+        for d in range(4):
+            s = u * 4 + d
+            f = geo.face[s]
+            if f >= 0 and st.unit_vis[f >> 2] == k:
+                continue
+            p = int(st.slot_piece[s])
+            if p < 0:
+                continue
+            port = d & 1
+            members, nopen, owner = st.comps[st.piece_comp[p]]
+            out[4 + port, u] = st.piece_num[p]
+            out[6 + port, u] = f < 0 or st.unit_vis[f >> 2] < 0
+            out[8 + port, u] = min(len(members), 127)
+            out[10 + port, u] = nopen == 0
+            out[12 + port, u] = owner + 1
+            out[14 + port, u] = offer is not None and st.piece_comp[p] == offer
+    return out.reshape(-1)
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_incremental_planes_match_recomputation(n):
+    g = game(num_players=n)
+    for seed in range(4):
+        st = g.new_initial_state(seed)
+        rng = np.random.default_rng(seed)
+        while not st.done:
+            st.apply(int(rng.choice(st.legal_actions())))
+            assert np.array_equal(st.planes, planes_from_scratch(st))
+            back = g.state_from_dict(st.to_dict())
+            if rng.random() < 0.05:
+                assert np.array_equal(back.planes, st.planes)
+                for p in range(n):
+                    assert np.array_equal(back.observation(p), st.observation(p))
