@@ -109,6 +109,8 @@ class Board:
         self.hex_brick = [y * w + x for x, y in g.hex_xy]
         self.tri_brick = [y * w + x for x, y in g.tri_xy]
         self.brick_cells = w * w
+        self.brick_bytes = (w * w + 7) // 8
+        self.tri_brick_np = np.array(self.tri_brick, dtype=np.int64)
 
     def _name(self, a: int) -> str:
         g = self.geo

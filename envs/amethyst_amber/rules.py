@@ -387,7 +387,15 @@ class AmethystAmberState(State):
         mask = self._mask
         if mask is None:
             mask = np.zeros(NUM_ACTIONS, dtype=bool)
-            if not (self._terminal or self._truncated):
+            if self.sub == CHOOSE_DEST and not (self._terminal or self._truncated):
+                # the destination set is one bitboard: unpack it with numpy
+                bd = self.game.board
+                raw = np.frombuffer(self._dests.to_bytes(bd.brick_bytes, "little"), dtype=np.uint8)
+                tri = np.unpackbits(raw, bitorder="little")[bd.tri_brick_np]
+                if self.cur == 1 and self.game.relative_frame:
+                    tri = tri[::-1]
+                mask[A_DEST : A_DEST + T] = tri
+            elif not (self._terminal or self._truncated):
                 acts = self._legal_abs()
                 if self.cur == 1 and self.game.relative_frame:
                     rot = self.game.board.rot_action
