@@ -44,7 +44,9 @@ def make_rng(seed: int | None) -> np.random.Generator:
 
 def clone_rng(rng: np.random.Generator) -> np.random.Generator:
     """An independent generator that continues exactly where ``rng`` is."""
-    new = np.random.Generator(np.random.PCG64())
+    # A fixed seed skips the OS-entropy read of PCG64(); the state is then
+    # overwritten anyway (about twice as fast, and clone() is MCTS's hot path).
+    new = np.random.Generator(np.random.PCG64(0))
     new.bit_generator.state = rng.bit_generator.state
     return new
 
@@ -55,7 +57,7 @@ def rng_to_dict(rng: np.random.Generator) -> dict:
 
 
 def rng_from_dict(data: dict) -> np.random.Generator:
-    rng = np.random.Generator(np.random.PCG64())
+    rng = np.random.Generator(np.random.PCG64(0))
     rng.bit_generator.state = data
     return rng
 
