@@ -196,6 +196,9 @@ class GemMountainState(State):
         s.acts = [[0] * 16 for _ in range(n)]
         s.secret = [-1] * n
         s.seen = [0] * T.NUM_CONTENTS
+        s.coll_ver = s.map_ver = s.seen_ver = 0
+        s.seat_ver = [0] * n
+        s._ocache, s._log, s._scores = {}, [], None
         if not game.dark:
             for d in s.cells:
                 if d >= 0:
@@ -275,6 +278,7 @@ class GemMountainState(State):
             if not self.up[i]:
                 self.down_left += 1
         self._mask = None
+        self._ocache, self._log, self._scores = {}, [], None
 
     # ------------------------------------------------------------- contract
     @property
@@ -474,6 +478,8 @@ class GemMountainState(State):
                 self._flip(a)
             else:
                 self.peek[a] |= 1 << self.player
+                self.map_ver += 1
+                self._log.append(a)
             self._end_turn()
         elif ph == START:
             p = a - g.POS
@@ -530,6 +536,8 @@ class GemMountainState(State):
     def _remove(self, i: int) -> None:
         """Take tile i off the map (revealing it if face down)."""
         d = self.cells[i]
+        self.map_ver += 1
+        self._log.append(i)
         dist = self.game.geo.dist
         cnt = self.cnt
         for p in range(8):
@@ -538,6 +546,7 @@ class GemMountainState(State):
             self.gem_left -= 1
         if not self.up[i]:
             self.down_left -= 1
+            self.seen_ver += 1
             for c in T.SHARDS[d]:
                 self.seen[c] += 1
         self.cells[i] = -1
@@ -545,6 +554,9 @@ class GemMountainState(State):
         self.peek[i] = 0
 
     def _flip(self, i: int) -> None:
+        self.map_ver += 1
+        self.seen_ver += 1
+        self._log.append(i)
         self.up[i] = True
         self.peek[i] = 0
         self.down_left -= 1
@@ -573,6 +585,8 @@ class GemMountainState(State):
         self.phase = SECTION
 
     def _gain_to(self, p: int, c: int) -> None:
+        self.coll_ver += 1
+        self.seat_ver[p] += 1
         if c < 7:
             self.gems[p][c] += 1
         else:
@@ -599,11 +613,14 @@ class GemMountainState(State):
     # -------------------------------------------------------------- actions
     def _use(self, t: int) -> None:
         p = self.player
+        self.coll_ver += 1
+        self.seat_ver[p] += 1
         if self.acts[p][t] - self.wtaken[t] > 0:
             self.acts[p][t] -= 1
         else:  # the secret start tile; now revealed
             self.secret[p] = -1
             self.seen[7 + t] += 1
+            self.seen_ver += 1
         self.wuses += 1
         if self.window == 0:
             self.used_pre = True
@@ -670,6 +687,8 @@ class GemMountainState(State):
             if a == g.DONE:
                 return self._action_done()
             self.peek[a] |= 1 << self.player
+            self.map_ver += 1
+            self._log.append(a)
             self.lantern -= 1
             if self.lantern == 0:
                 return self._action_done()
@@ -681,6 +700,8 @@ class GemMountainState(State):
                 return
             step = 1 if a == g.DIR else -1
             self.rot[self.pend] = (self.rot[self.pend] + step) % 4
+            self.map_ver += 1
+            self._log.append(self.pend)
             return self._action_done()
         # Thief / Gift
         if self.sub == 0:
@@ -691,6 +712,9 @@ class GemMountainState(State):
         src, dst = (self.pend, self.player) if t == T.THIEF else (self.player, self.pend)
         self.gems[src][gem] -= 1
         self.gems[dst][gem] += 1
+        self.coll_ver += 1
+        self.seat_ver[src] += 1
+        self.seat_ver[dst] += 1
         self._action_done()
 
     def _flare(self, j: int) -> None:
@@ -715,6 +739,8 @@ class GemMountainState(State):
             self.rot[occ[j]] = rot[occ[src]]
             self.up[occ[j]] = up[occ[src]]
         self.peek = [0] * len(self.cells)
+        self.map_ver += 1
+        self._log.extend(range(len(self.cells)))
 
     # --------------------------------------------------------------- scores
     def gem_counts(self, include_secret_of=None) -> list[list[int]]:
@@ -742,6 +768,13 @@ class GemMountainState(State):
                     scores[p] -= v * x
         return scores
 
+    def public_scores(self) -> list[int]:
+        """Scores from the public collections (no secret tiles), cached per change."""
+        cached = self._scores
+        if cached is None or cached[0] != self.coll_ver:
+            cached = self._scores = (self.coll_ver, self.score_counts(self.gems))
+        return cached[1]
+
     def scores(self) -> list[int]:
         return self.score_counts(self.gem_counts())
 
@@ -766,6 +799,8 @@ class GemMountainState(State):
         s.acts = [list(x) for x in self.acts]
         s.cnt = [list(x) for x in self.cnt]
         s._mask = None
+        s.seat_ver = list(self.seat_ver)
+        s._ocache, s._log, s._scores = {}, [], None
         return s
 
     def to_dict(self) -> dict:
@@ -793,6 +828,9 @@ class GemMountainState(State):
         if len(s.cells) != game.m or len(s.gems) != game.num_players:
             raise ValueError("gem_mountain_v0: state dict does not match this configuration")
         s.rng = rng_from_dict(data["rng"])
+        s.coll_ver = s.map_ver = s.seen_ver = 0
+        s.seat_ver = [0] * game.num_players
+        s._ocache, s._log = {}, []
         s._refresh()
         return s
 
@@ -860,9 +898,9 @@ class GemMountainState(State):
 
     # ------------------------------------------------------------ pictures
     def observation(self, player: int) -> np.ndarray:
-        from envs.gem_mountain.observe import encode
+        from envs.gem_mountain.observe import encode_cached
 
-        return encode(self, player)
+        return encode_cached(self, player)
 
     def render_ansi(self, viewer: int | None = None) -> str:
         from envs.gem_mountain.render import ansi
