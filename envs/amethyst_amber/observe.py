@@ -53,57 +53,78 @@ class ObservationTables:
         # brick of hex h in frame f
         self.hex_at = [bd.hex_brick, [self.last - b for b in bd.hex_brick]]
 
+        # static planes 0-6 as one big bitboard per observer (absolute frame)
+        self.static_bits = []
+        for observer in (0, 1):
+            tmpl = self.templates[observer].reshape(-1)[: self.scalar_at].reshape(N_PLANES, self.cells)
+            if observer == 1 and game.relative_frame:
+                tmpl = tmpl[:, ::-1]
+            flat = np.ascontiguousarray(tmpl).reshape(-1).astype(np.uint8)
+            self.static_bits.append(int.from_bytes(np.packbits(flat, bitorder="little").tobytes(), "little"))
+        self.nbytes = (self.scalar_at + 7) // 8
+        self.bit_hex = bd.geo.bit_hex
+
     def encode(self, s, player: int) -> np.ndarray:
+        """All 0/1 planes are OR-ed into one Python int (plane c shifted by
+        c * 361 bits), unpacked by numpy in one go, and turned for Amber."""
         game = self.game
         geo = game.board.geo
         cells = self.cells
         f = 1 if player == 1 and game.relative_frame else 0
-        last = self.last
-        obs = self.templates[player].copy()
-        idx: list[int] = []
         me, opp = player, 1 - player
-
-        def bits(x: int, base: int) -> None:
-            while x:
-                low = x & -x
-                b = low.bit_length() - 1
-                idx.append(base + (last - b if f else b))
-                x ^= low
-
         mine, theirs = s.dbits[me], s.dbits[opp]
-        bits(mine, 7 * cells)
-        bits(theirs, 8 * cells)
-        bits(mine & geo.spread(mine), 16 * cells)
-        bits(theirs & geo.spread(theirs), 17 * cells)
-        bits(s.moved, 18 * cells)
-        if s.sel >= 0:
-            bits(geo.bit_tri[s.sel], 19 * cells)
-        hb = self.hex_at[f]
+        bh = self.bit_hex
+        am = ao = 0
         for h in s.apos[me]:
-            idx.append(9 * cells + hb[h])
+            am |= bh[h]
         for h in s.apos[opp]:
-            idx.append(10 * cells + hb[h])
+            ao |= bh[h]
+        neutral = rm = ro = 0
         res, under = s.res, s.under
         cap = game.resource_capacity
         held = [0, 0]
         avail = [0.0, 0.0]
+        unders = []
         for h in s.rhex:
             o = res[h]
             if o == me:
-                idx.append(12 * cells + hb[h])
+                rm |= bh[h]
                 if under[h]:
-                    obs[14 * cells + hb[h]] = under[h] / cap
+                    unders.append((14, h, under[h]))
             elif o == opp:
-                idx.append(13 * cells + hb[h])
+                ro |= bh[h]
                 if under[h]:
-                    obs[15 * cells + hb[h]] = under[h] / cap
+                    unders.append((15, h, under[h]))
             else:
-                idx.append(11 * cells + hb[h])
+                neutral |= bh[h]
                 continue
             held[1 - o] += under[h]
             if under[h] < cap:
                 avail[0 if o == me else 1] = 1.0
-        obs[idx] = 1.0
+        sel = geo.bit_tri[s.sel] if s.sel >= 0 else 0
+        big = (
+            self.static_bits[player]
+            | mine << (7 * cells)
+            | theirs << (8 * cells)
+            | am << (9 * cells)
+            | ao << (10 * cells)
+            | neutral << (11 * cells)
+            | rm << (12 * cells)
+            | ro << (13 * cells)
+            | (mine & geo.spread(mine)) << (16 * cells)
+            | (theirs & geo.spread(theirs)) << (17 * cells)
+            | s.moved << (18 * cells)
+            | sel << (19 * cells)
+        )
+        raw = np.frombuffer(big.to_bytes(self.nbytes, "little"), dtype=np.uint8)
+        planes = np.unpackbits(raw, bitorder="little", count=self.scalar_at).reshape(N_PLANES, cells)
+        if f:
+            planes = planes[:, ::-1]
+        obs = np.empty(self.scalar_at + N_SCALARS, dtype=np.float32)
+        obs[: self.scalar_at].reshape(N_PLANES, cells)[:] = planes
+        hb = self.hex_at[f]
+        for c, h, u in unders:
+            obs[c * cells + hb[h]] = u / cap
         na = game.attackers_per_player
         nd = max(1, game.defenders_per_player)
         win = game.win_resources
