@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.state import make_rng
+
 
 class SeatView:
     """A seat's window on the rules state for search bots."""
@@ -33,10 +35,16 @@ class SeatView:
 
     def sample(self, rng: np.random.Generator):
         """A full state consistent with what the seat knows: a clone for
-        perfect-information games, else ``determinize(seat, rng)``."""
+        perfect-information games, else ``determinize(seat, rng)``. In games
+        with chance the copy's generator is reseeded from ``rng``: the true
+        generator would tell a searcher the dice and draws still to come."""
         if self.hidden_information:
-            return self._state.determinize(self.seat, rng)
-        return self._state.clone()
+            state = self._state.determinize(self.seat, rng)
+        else:
+            state = self._state.clone()
+        if self._state.game.info.chance:
+            state.rng = make_rng(int(rng.integers(2**63)))
+        return state
 
 
 class Agent(abc.ABC):

@@ -1,0 +1,46 @@
+"""``meeplezoo arena``: bots play each other on a game and get rated."""
+
+from __future__ import annotations
+
+HELP = "play bots against each other and rate them (openskill)"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("game", help="game name, e.g. gem_mountain (see 'meeplezoo list')")
+    parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
+                        help="bots, e.g. random mcts:sims=200 ismcts:sims=100,c=1.4 policy:path=best.zip")
+    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="table size (default: all bots at one table if the game allows, else its default)")
+    parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE", help="game config")
+    parser.add_argument("--out", default=None, help="folder for summary.json, CSVs and report.png")
+    parser.add_argument("--replays", action="store_true", help="also save every game as a replay in OUT/replays")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run(args) -> int:
+    from agents.arena import tournament
+    from envs.cli import parse_config
+
+    if args.replays and not args.out:
+        raise ValueError("--replays needs --out")
+    if args.workers < 1:
+        raise ValueError("--workers must be at least 1")
+    result = tournament(
+        args.game,
+        args.agents,
+        games=args.games,
+        players=args.players,
+        seed=args.seed,
+        workers=args.workers,
+        config=parse_config(args.config),
+        out=args.out,
+        progress=not args.no_progress,
+        record=args.replays,
+    )
+    result.print()
+    if args.out:
+        print(f"report written to {args.out}")
+    return 0

@@ -1,0 +1,175 @@
+"""Monte Carlo tree search over the rules layer, for any number of players.
+
+One search engine serves both search bots. Each simulation starts from a state
+the seat may know of (a :class:`~agents.base.SeatView` sample), walks the tree
+by UCT, adds one node, plays random moves to the end (or to a depth cap) and
+backs the whole vector of returns up the path: every node keeps every seat's
+total, and the seat to move at a node picks by its own share (max^n).
+
+The tree is open-loop: a node is the sequence of actions that led to it, and
+each simulation replays them on its own sample, so chance outcomes are sampled
+afresh every time. Children count how often they were legal when their parent
+was visited ("availability"), which is plain UCT when the legal moves never
+change and the information-set MCTS rule when determinizations differ.
+
+``MCTSAgent`` searches one determinization per decision (for perfect
+information that is the position itself); ``ISMCTSAgent`` (agents.ismcts)
+draws a fresh one per simulation.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from agents.base import Agent, SeatView
+from envs.core.state import make_rng
+
+
+class _Node:
+    __slots__ = ("children", "n", "w", "avail")
+
+    def __init__(self, num_players: int) -> None:
+        self.children: dict[int, _Node] = {}
+        self.n = 0
+        self.w = np.zeros(num_players)
+        self.avail = 0
+
+
+class TreeSearch:
+    """The search itself; ``sample()`` hands out one root state per simulation."""
+
+    def __init__(self, sims: int, c: float, depth: int | None, rng: np.random.Generator) -> None:
+        self.sims = sims
+        self.c = c
+        self.depth = depth
+        self.rng = rng
+
+    def best_action(self, sample, legal_root: np.ndarray, seat: int, num_players: int, reward_range) -> int:
+        """Most visited root move after ``sims`` simulations (ties: the
+        better mean return for ``seat``)."""
+        lo, hi = reward_range
+        self._scale = 1.0 / (hi - lo) if hi > lo else 1.0
+        self._lo = lo
+        root = _Node(num_players)
+        for _ in range(self.sims):
+            self._simulate(sample(), root)
+        best, best_key = int(legal_root[0]), None
+        for a in legal_root:
+            child = root.children.get(int(a))
+            if child is None:
+                continue
+            key = (child.n, child.w[seat] / max(child.n, 1))
+            if best_key is None or key > best_key:
+                best, best_key = int(a), key
+        return best
+
+    def _simulate(self, state, root: _Node) -> None:
+        rng = self.rng
+        node = root
+        path = [root]
+        while not state.done:
+            player = state.current_player
+            legal = np.flatnonzero(state.legal_action_mask())
+            children = node.children
+            untried = [int(a) for a in legal if int(a) not in children]
+            if untried:
+                for a in legal:
+                    child = children.get(int(a))
+                    if child is not None:
+                        child.avail += 1
+                a = untried[int(rng.integers(len(untried)))]
+                child = _Node(len(node.w))
+                child.avail = 1
+                children[a] = child
+                state.apply(a)
+                path.append(child)
+                break
+            a, child = self._select(children, legal, player)
+            state.apply(a)
+            path.append(child)
+            node = child
+        values = self._rollout(state)
+        for node in path:
+            node.n += 1
+            node.w += values
+
+    def _select(self, children: dict, legal: np.ndarray, player: int):
+        best_a, best_child, best_u = -1, None, -math.inf
+        c, scale, lo = self.c, self._scale, self._lo
+        for a in legal:
+            child = children[int(a)]
+            child.avail += 1
+            u = (child.w[player] / child.n - lo) * scale + c * math.sqrt(math.log(child.avail) / child.n)
+            if u > best_u:
+                best_a, best_child, best_u = int(a), child, u
+        return best_a, best_child
+
+    def _rollout(self, state) -> np.ndarray:
+        rng = self.rng
+        steps = 0
+        limit = self.depth
+        while not state.done:
+            if limit is not None and steps >= limit:
+                return np.zeros(state.game.num_players)
+            legal = np.flatnonzero(state.legal_action_mask())
+            state.apply(int(legal[int(rng.integers(legal.size))]))
+            steps += 1
+        return np.asarray(state.returns(), dtype=float)
+
+
+def _legal_or_raise(observation: dict) -> np.ndarray:
+    legal = np.flatnonzero(observation["action_mask"])
+    if legal.size == 0:
+        raise ValueError("no legal action in the mask")
+    return legal
+
+
+class MCTSAgent(Agent):
+    """UCT with random rollouts (max^n for n players).
+
+    Parameters: ``sims`` simulations per decision, ``c`` the exploration
+    constant (returns are scaled to [0, 1] by the game's reward range),
+    ``depth`` an optional cap on rollout length (a capped rollout scores 0
+    for every seat). In hidden-information games it searches a single
+    determinization drawn for the decision, never the true state.
+    """
+
+    name = "mcts"
+    needs_view = True
+
+    def __init__(self, seed: int | None = None, sims: int = 200, c: float = 1.4, depth: int | None = None):
+        if int(sims) < 1:
+            raise ValueError(f"sims must be at least 1, got {sims!r}")
+        if depth is not None and int(depth) < 0:
+            raise ValueError(f"depth must be >= 0, got {depth!r}")
+        extra = {"depth": int(depth)} if depth is not None else {}
+        super().__init__(seed, sims=int(sims), c=float(c), **extra)
+        self.sims, self.c = int(sims), float(c)
+        self.depth = None if depth is None else int(depth)
+
+    def act(self, observation: dict, view: SeatView | None = None) -> int:
+        legal = _legal_or_raise(observation)
+        if legal.size == 1:
+            return int(legal[0])
+        if view is None:
+            raise ValueError(f"{self.name} needs a SeatView to search")
+        search = TreeSearch(self.sims, self.c, self.depth, self.rng)
+        game = view.game
+        return search.best_action(self._sampler(view), legal, view.seat, game.num_players, game.reward_range)
+
+    def _sampler(self, view: SeatView):
+        """One determinization per decision; each simulation copies it, with
+        a fresh generator so chance differs between simulations."""
+        base = view.sample(self.rng)
+        chance = view.game.info.chance
+        rng = self.rng
+
+        def sample():
+            state = base.clone()
+            if chance:
+                state.rng = make_rng(int(rng.integers(2**63)))
+            return state
+
+        return sample

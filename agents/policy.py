@@ -1,0 +1,87 @@
+"""A trained MaskablePPO checkpoint as a player.
+
+The model sees exactly the seat's ``observation`` (the game's Box) and acts
+within ``action_mask``. sb3-contrib and torch are imported only when a policy
+is loaded, so the other bots and the arena run without them. Models are
+cached per path and process: a tournament worker loads each file once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from agents.base import Agent
+
+_MODELS: dict[str, object] = {}
+
+
+def load_model(path: str | Path):
+    """Load (once per process) a MaskablePPO zip on the CPU."""
+    key = str(Path(path).resolve())
+    if key not in _MODELS:
+        if not Path(path).exists():
+            raise ValueError(f"policy checkpoint not found: {path}")
+        try:
+            from sb3_contrib import MaskablePPO
+        except ImportError as exc:  # pragma: no cover - depends on the install
+            raise ValueError("the policy agent needs sb3-contrib (pip install meeplezoo[train])") from exc
+        _MODELS[key] = MaskablePPO.load(str(path), device="cpu")
+    return _MODELS[key]
+
+
+def _to_bool(value) -> bool:
+    if isinstance(value, str):
+        if value.lower() in ("1", "true", "yes", "on"):
+            return True
+        if value.lower() in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"expected a boolean, got {value!r}")
+    return bool(value)
+
+
+class PolicyAgent(Agent):
+    """Acts with a MaskablePPO policy: the greedy action when
+    ``deterministic`` (the default), else one sampled from the masked policy
+    (seeded by the agent's generator)."""
+
+    name = "policy"
+
+    def __init__(self, seed: int | None = None, path: str | None = None, deterministic=True, model=None):
+        if path is None and model is None:
+            raise ValueError("policy needs path=<checkpoint.zip>")
+        deterministic = _to_bool(deterministic)
+        super().__init__(seed, **({"path": str(path)} if path else {}), deterministic=deterministic)
+        self.path = path
+        self.deterministic = deterministic
+        self._model = model
+
+    @property
+    def model(self):
+        if self._model is None:
+            self._model = load_model(self.path)
+        return self._model
+
+    def act(self, observation: dict, view=None) -> int:
+        mask = np.asarray(observation["action_mask"]).astype(bool)
+        if not mask.any():
+            raise ValueError("no legal action in the mask")
+        if self.deterministic:
+            action, _ = self.model.predict(observation["observation"], action_masks=mask, deterministic=True)
+            return int(action)
+        return self._sample(observation["observation"], mask)
+
+    def _sample(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """Draw from the masked action distribution with our own generator,
+        so sampled play is reproducible without touching torch's global seed."""
+        import torch
+
+        policy = self.model.policy
+        obs_t, _ = policy.obs_to_tensor(obs)
+        with torch.no_grad():
+            dist = policy.get_distribution(obs_t, action_masks=mask[None])
+            probs = dist.distribution.probs[0].cpu().numpy().astype(float)
+        probs = np.where(mask, probs, 0.0)
+        probs /= probs.sum()
+        return int(self.rng.choice(probs.size, p=probs))

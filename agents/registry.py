@@ -1,0 +1,60 @@
+"""Agents from spec strings: ``random``, ``mcts:sims=200``,
+``ismcts:sims=100,c=1.4``, ``policy:path=runs/x/best.zip,deterministic=true``.
+
+The arena, its CLI and training's evaluation all build bots through here, so a
+spec string is the one portable name of a bot.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+
+from agents.base import Agent
+
+AGENTS: dict[str, str] = {
+    "random": "agents.random_agent:RandomAgent",
+    "mcts": "agents.mcts:MCTSAgent",
+    "ismcts": "agents.ismcts:ISMCTSAgent",
+    "policy": "agents.policy:PolicyAgent",
+    "human": "agents.human:HumanAgent",
+}
+
+
+def _value(text: str):
+    """``200`` -> 200, ``1.4`` -> 1.4, ``true`` -> True, else the string."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """Split ``kind:k=v,k=v`` into the kind and its parameters."""
+    kind, _, rest = spec.strip().partition(":")
+    kind = kind.strip().lower()
+    if kind not in AGENTS:
+        raise ValueError(f"unknown agent {kind!r} in {spec!r}; known agents: {', '.join(AGENTS)}")
+    params = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"agent parameters look like key=value, got {part!r} in {spec!r}")
+        params[key.strip()] = _value(value.strip())
+    return kind, params
+
+
+def agent_class(kind: str) -> type[Agent]:
+    module, _, cls = AGENTS[kind].partition(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def make_agent(spec: str | Agent, seed: int | None = None) -> Agent:
+    """An agent from a spec string (an Agent instance is returned as is)."""
+    if isinstance(spec, Agent):
+        return spec
+    kind, params = parse_spec(spec)
+    try:
+        return agent_class(kind)(seed=seed, **params)
+    except TypeError as exc:
+        raise ValueError(f"bad parameters for {kind!r} in {spec!r}: {exc}") from None

@@ -1,0 +1,61 @@
+"""``meeplezoo replay FILE``: step through a saved game in the terminal."""
+
+from __future__ import annotations
+
+import time
+
+HELP = "show a saved game move by move (ansi render)"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("file", help="replay JSON written by the arena or env.replay_record().save()")
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait between moves")
+    parser.add_argument("--step", action="store_true", help="wait for Enter after each move (q to quit)")
+    parser.add_argument("--viewer", type=int, default=None, help="show the board from this seat (default: everything)")
+    parser.add_argument("--start", type=int, default=0, help="first move to show (skip the ones before)")
+
+
+def show(record, delay: float = 0.0, step: bool = False, viewer: int | None = None, start: int = 0,
+         output_fn=print, input_fn=input, sleep=time.sleep) -> int:
+    """Print the positions of ``record`` from move ``start`` on (the final
+    one always); returns how many positions were shown."""
+    from envs.core.replay import replay_states
+
+    header = f"{record.game} seed={record.seed} config={record.config}"
+    agents = record.meta.get("agents")
+    if agents:
+        header += "\n" + "  ".join(f"seat {i}: {a}" for i, a in enumerate(agents))
+    output_fn(header)
+    total = len(record.actions)
+    shown, last_move, state = 0, None, None
+    for i, state in enumerate(replay_states(record)):
+        visible = i >= start or i == total
+        if visible:
+            if last_move is not None:
+                output_fn(f"\nmove {i}: {last_move}")
+            output_fn(state.render_ansi(viewer))
+            shown += 1
+        if i == total:
+            break
+        last_move = f"player_{state.current_player} plays {state.action_to_string(record.actions[i])}"
+        if not visible:
+            continue
+        if step:
+            try:
+                if input_fn("[Enter] next, q quit> ").strip().lower() == "q":
+                    return shown
+            except EOFError:
+                return shown
+        elif delay > 0:
+            sleep(delay)
+    if state is not None and state.done:
+        returns = ", ".join(f"{r:+.2f}" for r in state.returns())
+        output_fn(f"\ngame over after {total} moves; returns {returns}")
+    return shown
+
+
+def run(args) -> int:
+    from envs.core.replay import ReplayRecord
+
+    show(ReplayRecord.load(args.file), delay=args.delay, step=args.step, viewer=args.viewer, start=args.start)
+    return 0
