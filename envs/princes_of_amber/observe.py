@@ -28,92 +28,86 @@ O_MISC = O_CONTEST + 10  # 913
 OBS_SIZE = O_MISC + 3  # 916
 
 
+_AR9 = np.arange(NUM_PRINCES)
+
+
+def _prince_block(s, player: int) -> np.ndarray:
+    """The slow-changing part of the prince block (columns 0..28), cached per
+    viewer on the state and reused while the prince lists are unchanged."""
+    cache = s.__dict__.setdefault("_obs_cache", {})
+    lists = (s.hits, s.alive, s.role, s.ctrl, s.captured, s.jailer, s.armies, s.amnesia, s.hold, s.pp)
+    hit = cache.get(player)
+    if hit is not None:
+        old = hit[0]
+        if (old[0] == lists[0] and old[1] == lists[1] and old[2] == lists[2] and old[3] == lists[3]
+                and old[4] == lists[4] and old[5] == lists[5] and old[6] == lists[6] and old[7] == lists[7]
+                and old[8] == lists[8] and old[9] == lists[9]):
+            return hit[1]
+    n = s.n
+    hits, alive, role, ctrl, cap, jailer, armies, amnesia, hold, pp = lists
+    attrs = s.attrs
+    flat: list[float] = []
+    for i in range(NUM_PRINCES):
+        row = [0.0] * 29
+        a = attrs[i]
+        row[0], row[1], row[2], row[3], row[4] = a[0] / 12.0, a[1] / 12.0, a[2] / 12.0, a[3] / 12.0, a[4] / 12.0
+        row[5] = hits[i] / 12.0
+        row[6] = alive[i]
+        row[7 + role[i]] = 1.0
+        c = ctrl[i]
+        row[12 + ((c - player) % n if c >= 0 else 5)] = 1.0
+        if c >= 0 and pp[c] == i:
+            row[18] = 1.0
+        row[19] = cap[i]
+        j = jailer[i]
+        row[20 + ((j - player) % n if j >= 0 else 5)] = 1.0
+        row[26] = min(1.0, armies[i] / 20.0)
+        row[27] = min(1.0, amnesia[i] / 6.0)
+        row[28] = hold[i]
+        flat += row
+    pr = np.array(flat, dtype=np.float32).reshape(NUM_PRINCES, 29)
+    cache[player] = ([lst[:] for lst in lists], pr)
+    return pr
+
+
 def encode(s, player: int) -> np.ndarray:
     n = s.n
-    idx: list[int] = []
-    val: list[float] = []
-    ap_i = idx.append
-    ap_v = val.append
-    ctrl, pp, role = s.ctrl, s.pp, s.role
-    war = s.war
-    lose = war["lose"] if war is not None else ()
-    attackers = ()
-    if war is not None:
-        wa, wp = war["a"], war["p"]
-        attackers = [i for i in range(NUM_PRINCES) if i == wa or (ctrl[i] == wp and s.alive[i]
-                                                                  and not s.captured[i] and role[i] == EXILE)]
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    ctrl, role = s.ctrl, s.role
+    pr = obs[O_PRINCES:O_AMBER].reshape(NUM_PRINCES, PRINCE_W)
+    pr[:, :29] = _prince_block(s, player)
+    pr[:, 29] = s.acted
     top = s.stack[-1] if s.stack and s.cur >= 0 else None
     t_target = s.c_t
     if top is not None and top["t"] == "REGENT_OFFER":
         t_target = top["v"]
-    for i in range(NUM_PRINCES):
-        b = O_PRINCES + PRINCE_W * i
-        at = s.attrs[i]
-        for j in range(5):
-            ap_i(b + j)
-            ap_v(at[j] / 12.0)
-        ap_i(b + 5)
-        ap_v(s.hits[i] / 12.0)
-        if s.alive[i]:
-            ap_i(b + 6)
-            ap_v(1.0)
-        ap_i(b + 7 + role[i])
-        ap_v(1.0)
-        c = ctrl[i]
-        ap_i(b + 12 + ((c - player) % n if c >= 0 else 5))
-        ap_v(1.0)
-        if c >= 0 and pp[c] == i:
-            ap_i(b + 18)
-            ap_v(1.0)
-        if s.captured[i]:
-            ap_i(b + 19)
-            ap_v(1.0)
-        jl = s.jailer[i]
-        ap_i(b + 20 + ((jl - player) % n if jl >= 0 else 5))
-        ap_v(1.0)
-        if s.armies[i]:
-            ap_i(b + 26)
-            ap_v(s.armies[i] / 20.0)
-        if s.amnesia[i]:
-            ap_i(b + 27)
-            ap_v(s.amnesia[i] / 6.0)
-        if s.hold[i]:
-            ap_i(b + 28)
-            ap_v(1.0)
-        if s.acted[i]:
-            ap_i(b + 29)
-            ap_v(1.0)
-        if s.c_a == i:
-            ap_i(b + 30)
-            ap_v(1.0)
-        if t_target == i:
-            ap_i(b + 31)
-            ap_v(1.0)
-        if s.c_dmg == i:
-            ap_i(b + 32)
-            ap_v(1.0)
-        if i in lose:
-            ap_i(b + 33)
-            ap_v(1.0)
-        if i in attackers:
-            ap_i(b + 34)
-            ap_v(1.0)
+    idx = []
+    val = []
+    if s.c_a >= 0:
+        idx.append(O_PRINCES + PRINCE_W * s.c_a + 30)
+    if t_target >= 0:
+        idx.append(O_PRINCES + PRINCE_W * t_target + 31)
+    if s.c_dmg >= 0:
+        idx.append(O_PRINCES + PRINCE_W * s.c_dmg + 32)
+    war = s.war
+    if war is not None:
+        for i in war["lose"]:
+            idx.append(O_PRINCES + PRINCE_W * i + 33)
+        wa, wp = war["a"], war["p"]
+        for i in range(NUM_PRINCES):
+            if i == wa or (ctrl[i] == wp and s.alive[i] and not s.captured[i] and role[i] == EXILE):
+                idx.append(O_PRINCES + PRINCE_W * i + 34)
+    val = [1.0] * len(idx)
     # Amber
     am = s.amber
-    ap_i(O_AMBER + ((am - player) % n if am >= 0 else 5))
-    ap_v(1.0)
-    ap_i(O_AMBER + 6)
-    ap_v(s.G / 30.0)
-    if 0 not in role:  # KING == 0
-        ap_i(O_AMBER + 7)
-        ap_v(1.0)
+    idx.append(O_AMBER + ((am - player) % n if am >= 0 else 5))
+    val.append(1.0)
+    idx.append(O_AMBER + 6)
+    val.append(min(1.0, s.G / 30.0))
+    if 0 not in role:  # KING == 0: the throne is vacant
+        idx.append(O_AMBER + 7)
+        val.append(1.0)
     ht = s.game.hold_turns
-    for r in range(n):
-        q = (player + r) % n
-        if s.hold_count[q]:
-            ap_i(O_AMBER + 8 + r)
-            ap_v(s.hold_count[q] / ht)
-    # players
     declined = ()
     if top is not None:
         if top["t"] == "APPOINT":
@@ -122,32 +116,20 @@ def encode(s, player: int) -> np.ndarray:
             declined = s.stack[-2].get("dec", ())
     free_count = [0] * n
     for i in range(NUM_PRINCES):
-        c = ctrl[i]
-        if c >= 0 and s.alive[i] and not s.captured[i]:
-            free_count[c] += 1
+        ci = ctrl[i]
+        if ci >= 0 and s.alive[i] and not s.captured[i]:
+            free_count[ci] += 1
     for r in range(n):
         q = (player + r) % n
         b = O_PLAYERS + PLAYER_W * r
-        if s.in_game[q]:
-            ap_i(b)
-            ap_v(1.0)
-        ap_i(b + 1)
-        ap_v(len(s.hands[q]) / 10.0)
-        if s.turn_player == q:
-            ap_i(b + 2)
-            ap_v(1.0)
-        if s.elim_order[q] >= 0:
-            ap_i(b + 3)
-            ap_v((s.elim_order[q] + 1) / 5.0)
-        if s.extra[q]:
-            ap_i(b + 4)
-            ap_v(s.extra[q])
-        ap_i(b + 5)
-        ap_v(free_count[q] / 9.0)
-        if q in declined:
-            ap_i(b + 6)
-            ap_v(1.0)
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+        idx += (O_AMBER + 8 + r, b, b + 1, b + 2, b + 3, b + 4, b + 5, b + 6)
+        val += (min(1.0, s.hold_count[q] / ht), s.in_game[q], min(1.0, len(s.hands[q]) / 10.0),
+                1.0 if s.turn_player == q else 0.0, (s.elim_order[q] + 1) / 5.0, min(1, s.extra[q]),
+                free_count[q] / 9.0, 1.0 if q in declined else 0.0)
+    kt = s.known_top[player]
+    for pos in range(7):
+        idx.append(O_TOP + pos * TOP_W + (kt[pos] if pos < len(kt) else NUM_KINDS))
+        val.append(1.0)
     obs[idx] = val
     # my hand and what I know of the others
     obs[O_HAND:O_HAND + NUM_KINDS] = s.hk[player]
@@ -158,14 +140,12 @@ def encode(s, player: int) -> np.ndarray:
             b = O_KNOWN + (r - 1) * NUM_KINDS
             obs[b:b + NUM_KINDS] = h
     obs[O_HAND:O_TOP] *= 0.25
-    kt = s.known_top[player]
-    for pos in range(7):
-        obs[O_TOP + pos * TOP_W + (kt[pos] if pos < len(kt) else NUM_KINDS)] = 1.0
+    np.minimum(obs[O_HAND:O_TOP], 1.0, out=obs[O_HAND:O_TOP])
     obs[O_DECK] = len(s.deck.draw_pile) / 100.0
     obs[O_DECK + 1] = len(s.deck.discard) / 100.0
     if s.deck.discard:
-        obs[O_DECK + 2:O_DECK + 2 + NUM_KINDS] = np.bincount(
-            s.game.card_kind_arr[s.deck.discard], minlength=NUM_KINDS) / 8.0
+        obs[O_DECK + 2:O_DECK + 2 + NUM_KINDS] = np.minimum(np.bincount(
+            s.game.card_kind_arr[s.deck.discard], minlength=NUM_KINDS) / 8.0, 1.0)
     obs[O_PHASE + (PHASE_INDEX[top["t"]] if top is not None else PHASE_INDEX["GAME_OVER"])] = 1.0
     if s.act >= 0:
         obs[O_PENDING + s.act] = 1.0

@@ -131,6 +131,8 @@ class AmberGame(Game):
         self.prompt_only = bool(cfg["prompt_only_if_playable"])
         self.offers = bool(cfg["regent_offers_to_players"])
         self.allow_support = bool(cfg["allow_support"])
+        self.table_attrs = [list(row) for row in PRINCE_TABLE]
+        self.attr_block = np.asarray(self.table_attrs, dtype=np.float32) / 12.0
         self.card_kind_arr = np.array(self.card_kind, dtype=np.int64)
         self.kind_cards = [[c for c in range(self.num_cards) if self.card_kind[c] == k] for k in range(NUM_KINDS)]
 
@@ -182,7 +184,7 @@ class AmberState(State):
         if cfg["attribute_mode"] == "rolled":
             s.attrs = [[roll_sum(rng, 2) for _ in range(5)] for _ in range(NUM_PRINCES)]
         else:
-            s.attrs = [list(row) for row in PRINCE_TABLE]
+            s.attrs = game.table_attrs
         s.hits = [s.attrs[i][0] for i in range(NUM_PRINCES)]
         s.alive = [1] * NUM_PRINCES
         s.ctrl = [-1] * NUM_PRINCES
@@ -588,6 +590,8 @@ class AmberState(State):
             raise ValueError("state dict has a different number of players than the game")
         for name in cls.FIELDS:
             setattr(s, name, _jsonable(data[name]))
+        if s.attrs == game.table_attrs:
+            s.attrs = game.table_attrs
         s.war = dict(data["war"]) if data["war"] is not None else None
         s.deck = Deck.from_dict(data["deck"])
         s.rng = rng_from_dict(data["rng"])
