@@ -27,6 +27,9 @@ from agents.base import Agent, SeatView
 from envs.core.state import make_rng
 
 
+DEFAULT_DEPTH = 20  # random moves per rollout before the position is scored
+
+
 class _Node:
     __slots__ = ("children", "n", "w", "avail")
 
@@ -112,11 +115,24 @@ class TreeSearch:
         limit = self.depth
         while not state.done:
             if limit is not None and steps >= limit:
-                return np.zeros(state.game.num_players)
+                return self._leaf_value(state)
             legal = np.flatnonzero(state.legal_action_mask())
             state.apply(int(legal[int(rng.integers(legal.size))]))
             steps += 1
         return np.asarray(state.returns(), dtype=float)
+
+    @staticmethod
+    def _leaf_value(state) -> np.ndarray:
+        """Value of a position where a capped rollout stops: the game's own
+        returns for an unfinished position (most score points so far), or 0
+        for every seat where a game does not define them."""
+        try:
+            values = np.asarray(state.returns(), dtype=float)
+        except (ValueError, NotImplementedError, AssertionError):
+            return np.zeros(state.game.num_players)
+        if values.shape != (state.game.num_players,) or not np.all(np.isfinite(values)):
+            return np.zeros(state.game.num_players)
+        return values
 
 
 def _legal_or_raise(observation: dict) -> np.ndarray:
@@ -131,21 +147,24 @@ class MCTSAgent(Agent):
 
     Parameters: ``sims`` simulations per decision, ``c`` the exploration
     constant (returns are scaled to [0, 1] by the game's reward range),
-    ``depth`` an optional cap on rollout length (a capped rollout scores 0
-    for every seat). In hidden-information games it searches a single
+    ``depth`` a cap on rollout length (``depth=none``: play to the end;
+    some games run to hundreds of random moves); a capped
+    rollout is scored by the game's returns of the unfinished position (0
+    for games that only score finished ones). In hidden-information games it searches a single
     determinization drawn for the decision, never the true state.
     """
 
     name = "mcts"
     needs_view = True
 
-    def __init__(self, seed: int | None = None, sims: int = 200, c: float = 1.4, depth: int | None = None):
+    def __init__(self, seed: int | None = None, sims: int = 200, c: float = 1.4, depth: int | str | None = DEFAULT_DEPTH):
+        if isinstance(depth, str) and depth.lower() in ("none", "null", "inf", "end"):
+            depth = None
         if int(sims) < 1:
             raise ValueError(f"sims must be at least 1, got {sims!r}")
         if depth is not None and int(depth) < 0:
             raise ValueError(f"depth must be >= 0, got {depth!r}")
-        extra = {"depth": int(depth)} if depth is not None else {}
-        super().__init__(seed, sims=int(sims), c=float(c), **extra)
+        super().__init__(seed, sims=int(sims), c=float(c), depth=None if depth is None else int(depth))
         self.sims, self.c = int(sims), float(c)
         self.depth = None if depth is None else int(depth)
 

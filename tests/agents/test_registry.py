@@ -22,7 +22,8 @@ def test_make_agent_builds_each_kind():
     mcts = make_agent("mcts:sims=200,depth=20")
     assert isinstance(mcts, MCTSAgent) and mcts.sims == 200 and mcts.depth == 20
     assert isinstance(make_agent("ismcts:sims=5"), ISMCTSAgent)
-    assert make_agent("mcts:sims=7").describe() == "mcts(c=1.4,sims=7)"
+    assert make_agent("mcts:sims=7").describe() == "mcts(c=1.4,depth=20,sims=7)"
+    assert make_agent("mcts:depth=none").depth is None
 
 
 @pytest.mark.parametrize("spec", ["alphazero", "mcts:sims", "mcts:simz=3", "mcts:sims=0", "policy:path=nope.zip"])
