@@ -24,7 +24,9 @@ started from seeds `seed, seed+1, ...`, all subjects in one process. The pick
 - **observe**: one AEC `observe` (observation + mask dict) at the decision points of random
   play, timed call by call on the wall clock, slowest 1% dropped (preemptions).
   **obs / mask / clone**: the rules `observation(player)`, `legal_action_mask()` and `clone()`
-  over {positions} positions sampled evenly from 4 random games. **reset**: one `env.reset(seed)`.
+  over {positions} positions sampled evenly from 4 random games; obs and mask are timed call by
+  call on a fresh clone of the position (so that a state's own caches do not make them look
+  free), slowest 1% dropped. **reset**: one `env.reset(seed)`.
 - **memory**: bytes one more env holds after `reset` (tracemalloc; imports and caches shared
   by every instance excluded); **obs bytes**: `nbytes` of one observation array.
 - Clock: `{clock}` (`cpu` is this process's CPU time, which other programs on a busy machine

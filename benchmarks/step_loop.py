@@ -13,7 +13,8 @@ loop's time, the same for every subject:
 - ``costs``: seconds per call of one AEC ``observe`` (observation + mask),
   of the rules ``observation`` and ``legal_action_mask``, of ``reset`` and of
   ``clone`` (games only: peers have no rules layer to clone), over positions
-  sampled from random games;
+  sampled from random games; observation and mask on a fresh clone each call,
+  so that no cache a state keeps makes them look free;
 - ``memory``: bytes allocated by one more env after ``reset`` (tracemalloc),
   and the bytes of one observation and one mask.
 """
@@ -99,6 +100,23 @@ def observe_seconds(env, decisions: int, seed: int) -> float:
     return sum(kept) / len(kept)
 
 
+def fresh_call_seconds(op, states: list, calls: int) -> float:
+    """Mean seconds of ``op`` on a fresh clone of each position, timed call by
+    call on the wall clock (a state may cache its mask or observation, and a
+    fresh clone is what a step or a search meets); slowest 1% dropped."""
+    clock = time.perf_counter
+    times = []
+    count = len(states)
+    for i in range(calls):
+        s = states[i % count].clone()
+        t0 = clock()
+        op(s)
+        times.append(clock() - t0)
+    times.sort()
+    kept = times[: max(1, len(times) - len(times) // 100)]
+    return sum(kept) / len(kept)
+
+
 def _state_positions(game, count: int, seed: int, games: int = 4) -> list:
     """Rules states at ``count`` live positions spread over a few random games."""
     rnd, states = random.Random(seed), []
@@ -161,11 +179,22 @@ class SubjectBench:
                                            settings.repeat_seconds, settings)
             states = _state_positions(game, settings.positions, seed)
             for key, op in (("observation", lambda s: s.observation(s.current_player)),
-                            ("mask", lambda s: s.legal_action_mask()),
-                            ("clone", lambda s: s.clone())):
-                self.costs[key] = Workload(calls_over(op, states), "call", settings.call_seconds, settings)
+                            ("mask", lambda s: s.legal_action_mask())):
+                self.costs[key] = Workload(lambda n, op=op: fresh_call_seconds(op, states, n), "self",
+                                           settings.call_seconds, settings, units=self._fresh_calls(states))
+            self.costs["clone"] = Workload(calls_over(lambda s: s.clone(), states), "call",
+                                           settings.call_seconds, settings)
         self.memory_bytes = env_memory(subject.make_env, seed)
         self.observation_bytes, self.mask_bytes = observation_bytes(subject.make_env, seed)
+
+    def _fresh_calls(self, states: list) -> int:
+        """Calls that fill about ``call_seconds`` (mostly cloning)."""
+        clock = time.perf_counter
+        t0 = clock()
+        for s in states:
+            s.clone().observation(s.current_player)
+        per_call = max((clock() - t0) / max(1, len(states)), 1e-7)
+        return max(len(states), int(self.settings.call_seconds / per_call))
 
     def repeat(self) -> None:
         for work in (*self.loops.values(), *self.costs.values()):
