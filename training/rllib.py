@@ -1,0 +1,236 @@
+"""Self-play training on Ray RLlib (new API stack) for any meeplezoo game.
+
+``train_rllib`` builds a PPO algorithm whose modules are
+:class:`training.rllib_module.MaskedPPOTorchRLModule` (illegal actions get
+probability zero), over the game wrapped by :mod:`training.rllib_env`.
+
+Two layouts of modules, chosen by ``policy_mode``:
+
+- ``shared`` (default): one trained module ``main`` plays the learner's seat
+  (drawn per episode); every other seat plays ``main`` too with probability
+  ``self_play_prob``, otherwise a frozen snapshot ``snapshot_k``. Every
+  ``snapshot_every`` iterations the oldest snapshot is overwritten by the
+  current ``main`` (a league window of the last ``snapshots`` versions).
+- ``per_seat``: one trained module per seat, ``seat_0`` .. ``seat_{n-1}``.
+
+It runs on a local Ray instance by default, or on an existing cluster given
+its address (``auto`` or ``ray://host:port``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import zlib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import envs
+
+
+@dataclass
+class RLlibSettings:
+    game: str
+    players: int | None = None
+    game_config: dict[str, Any] = field(default_factory=dict)
+    policy_mode: str = "shared"  # or "per_seat"
+    snapshots: int = 3
+    snapshot_every: int = 2  # training iterations
+    self_play_prob: float = 0.5
+    num_env_runners: int = 1
+    train_batch_size: int = 1000
+    minibatch_size: int = 250
+    num_epochs: int = 4
+    lr: float = 3e-4
+    entropy_coeff: float = 0.01
+    hidden: tuple[int, ...] = (128, 128)
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        self.game = envs.resolve(self.game)
+        if self.policy_mode not in ("shared", "per_seat"):
+            raise ValueError("policy_mode must be 'shared' or 'per_seat'")
+        if self.players is not None:
+            self.game_config = {**self.game_config, "num_players": self.players}
+        if self.snapshots < 0 or self.snapshot_every < 1:
+            raise ValueError("snapshots must be >= 0 and snapshot_every >= 1")
+        if not 0.0 <= self.self_play_prob <= 1.0:
+            raise ValueError("self_play_prob must lie in [0, 1]")
+        self.hidden = tuple(int(h) for h in self.hidden)
+
+    @property
+    def num_players(self) -> int:
+        return envs.make_game(self.game, **self.game_config).num_players
+
+    @classmethod
+    def from_overrides(cls, game: str, players: int | None, overrides: dict[str, Any], seed: int,
+                       num_env_runners: int) -> "RLlibSettings":
+        """Split ``--config`` pairs into trainer settings and game config."""
+        known = set(cls.__dataclass_fields__) - {"game", "players", "game_config", "seed", "num_env_runners"}
+        trainer = {k: v for k, v in overrides.items() if k in known}
+        game_config = {k: v for k, v in overrides.items() if k not in known}
+        return cls(game=game, players=players, game_config=game_config, seed=seed,
+                   num_env_runners=num_env_runners, **trainer)
+
+
+def trained_modules(settings: RLlibSettings) -> list[str]:
+    if settings.policy_mode == "per_seat":
+        return [f"seat_{i}" for i in range(settings.num_players)]
+    return ["main"]
+
+
+def all_modules(settings: RLlibSettings) -> list[str]:
+    frozen = [f"snapshot_{k}" for k in range(settings.snapshots)] if settings.policy_mode == "shared" else []
+    return trained_modules(settings) + frozen
+
+
+def mapping_fn(settings: RLlibSettings) -> Callable[..., str]:
+    """Seat -> module for one episode, a pure function of the episode id."""
+    n, mode = settings.num_players, settings.policy_mode
+    snapshots, p_self = settings.snapshots, settings.self_play_prob
+
+    def agent_to_module(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
+        seat = int(str(agent_id).rsplit("_", 1)[1])
+        if mode == "per_seat":
+            return f"seat_{seat}"
+        key = zlib.crc32(str(getattr(episode, "id_", "")).encode())
+        if seat == key % n or snapshots == 0:
+            return "main"
+        draw = zlib.crc32(f"{key}:{seat}".encode())
+        if (draw % 1000) / 1000.0 < p_self:
+            return "main"
+        return f"snapshot_{(draw // 1000) % snapshots}"
+
+    return agent_to_module
+
+
+def build_config(settings: RLlibSettings):
+    """The PPOConfig for these settings."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    from training import rllib_env
+    from training.rllib_module import MaskedPPOTorchRLModule
+
+    rllib_env.register()
+    model_config = {"fcnet_hiddens": list(settings.hidden), "fcnet_activation": "tanh", "vf_share_layers": False}
+    specs = {mid: RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model_config)
+             for mid in all_modules(settings)}
+    return (
+        PPOConfig()
+        # RLlib's env check steps random (unmasked) actions, which our env rejects.
+        .environment(rllib_env.ENV_NAME, env_config={"game": settings.game, "game_config": settings.game_config},
+                     disable_env_checking=True)
+        .framework("torch")
+        .env_runners(num_env_runners=settings.num_env_runners, num_envs_per_env_runner=1,
+                     num_cpus_per_env_runner=1)
+        .learners(num_learners=0)
+        .multi_agent(
+            policies=set(all_modules(settings)),
+            policy_mapping_fn=mapping_fn(settings),
+            policies_to_train=trained_modules(settings),
+        )
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
+        .training(train_batch_size_per_learner=settings.train_batch_size, minibatch_size=settings.minibatch_size,
+                  num_epochs=settings.num_epochs, lr=settings.lr, entropy_coeff=settings.entropy_coeff)
+        .debugging(seed=settings.seed)
+    )
+
+
+def init_ray(address: str | None, num_cpus: int | None = None) -> None:
+    """Connect to ``address`` (``auto``, ``ray://...``) or start a local Ray."""
+    import ray
+
+    if ray.is_initialized():
+        return
+    if address:
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+    else:
+        ray.init(num_cpus=num_cpus, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
+
+
+def refresh_snapshot(algo, settings: RLlibSettings, index: int) -> str:
+    """Overwrite snapshot ``index`` with the current ``main`` weights, on the
+    learner and on every env runner."""
+    sid = f"snapshot_{index % settings.snapshots}"
+    main_state = algo.learner_group.get_state(components="learner/rl_module/main")
+    state = main_state["learner"]["rl_module"]["main"]
+    algo.learner_group.set_state({"learner": {"rl_module": {sid: state}}})
+    algo.env_runner_group.sync_weights(
+        from_worker_or_learner_group=algo.learner_group, policies=[sid], inference_only=True
+    )
+    return sid
+
+
+def module_checkpoint(run_dir: str | Path, module_id: str = "main") -> Path:
+    """Folder of one RLModule inside an algorithm checkpoint."""
+    return Path(run_dir) / "checkpoint" / "learner_group" / "learner" / "rl_module" / module_id
+
+
+def env_steps(result: dict) -> int:
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
+
+    return int(result.get(ENV_RUNNER_RESULTS, {}).get(NUM_ENV_STEPS_SAMPLED_LIFETIME, 0))
+
+
+def train_rllib(
+    settings: RLlibSettings,
+    timesteps: int,
+    out: str | Path,
+    resume: bool = False,
+    address: str | None = None,
+    progress: bool = True,
+    log: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Train until ``timesteps`` env steps have been sampled in total;
+    checkpoint to ``out/checkpoint``. Returns a summary dict."""
+    from ray.rllib.algorithms.algorithm import Algorithm
+    from tqdm import tqdm
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    init_ray(address, num_cpus=max(2, settings.num_env_runners + 1) if not address else None)
+    checkpoint = out / "checkpoint"
+    if resume and checkpoint.exists():
+        algo = Algorithm.from_checkpoint(str(checkpoint.resolve()))
+        state = json.loads((out / "rllib_run.json").read_text())
+        iterations, done_steps = state["iterations"], state["env_steps"]
+    else:
+        algo = build_config(settings).build_algo()
+        iterations, done_steps = 0, 0
+        if settings.policy_mode == "shared":
+            for k in range(settings.snapshots):
+                refresh_snapshot(algo, settings, k)
+    start_steps, t0 = done_steps, time.perf_counter()
+    bar = tqdm(total=timesteps, initial=min(done_steps, timesteps), disable=not progress, unit="step",
+               desc=f"rllib {settings.game}")
+    result: dict = {}
+    while done_steps < timesteps:
+        result = algo.train()
+        iterations += 1
+        steps = env_steps(result)
+        bar.update(max(0, min(steps, timesteps) - done_steps))
+        done_steps = max(done_steps, steps)
+        if settings.policy_mode == "shared" and settings.snapshots and iterations % settings.snapshot_every == 0:
+            refresh_snapshot(algo, settings, iterations // settings.snapshot_every)
+    bar.close()
+    seconds = time.perf_counter() - t0
+    algo.save_to_path(str(checkpoint.resolve()))
+    summary = {
+        "backend": "rllib",
+        "settings": {**asdict(settings), "hidden": list(settings.hidden)},
+        "iterations": iterations,
+        "env_steps": done_steps,
+        "env_steps_this_run": done_steps - start_steps,
+        "seconds": seconds,
+        "env_steps_per_second": (done_steps - start_steps) / seconds if seconds > 0 else 0.0,
+        "checkpoint": str(checkpoint),
+        "trained_modules": trained_modules(settings),
+    }
+    (out / "rllib_run.json").write_text(json.dumps(summary, indent=1))
+    algo.stop()
+    log(f"rllib: {summary['env_steps_this_run']} env steps in {seconds:.0f}s "
+        f"({summary['env_steps_per_second']:.0f} steps/s); checkpoint {checkpoint}")
+    return summary
