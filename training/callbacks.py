@@ -4,11 +4,12 @@ periodic evaluation that keeps the best model."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from stable_baselines3.common.callbacks import BaseCallback
 
-from training.evaluate import head_to_head
+from training.evaluate import versus
 from training.league import policy_payload
 
 
@@ -40,8 +41,9 @@ class LeagueCallback(BaseCallback):
 
 
 class EvalCallback(BaseCallback):
-    """Every ``eval_every`` steps: head-to-head against each opponent spec,
-    logged as ``eval/<opponent>/win_rate`` and ``.../score_rate``; saves
+    """Every ``eval_every`` steps: the policy against each opponent spec in
+    the arena, logged as ``eval/<opponent>/win_rate``, ``score_rate``,
+    ``mean_return`` and ``rating`` (openskill ordinal); saves
     ``best_model.zip`` when the mean score rate beats the best so far."""
 
     def __init__(self, game, out: Path, eval_every: int, opponents: list[tuple[str, int]], seed: int = 0) -> None:
@@ -55,6 +57,7 @@ class EvalCallback(BaseCallback):
         self.best_path = self.out / "best.json"
         self.best = json.loads(self.best_path.read_text()) if self.best_path.exists() else {"score": -1.0}
         self.history: list[dict] = []
+        self.seconds = 0.0  # wall time spent evaluating
 
     def _on_training_start(self) -> None:
         self.last_eval = self.num_timesteps
@@ -66,15 +69,16 @@ class EvalCallback(BaseCallback):
         return True
 
     def evaluate(self) -> dict:
+        t0 = time.perf_counter()
         results = []
         for k, (spec, games) in enumerate(self.opponents):
             if games <= 0:
                 continue
-            r = head_to_head(self.game, self.model.policy, spec, games, seed=self.seed + k)
+            r = versus(self.game, self.model.policy, spec, games, seed=self.seed + k)
             name = spec.split(":")[0]
-            self.logger.record(f"eval/{name}/win_rate", r["win_rate"])
-            self.logger.record(f"eval/{name}/score_rate", r["score_rate"])
-            self.logger.record(f"eval/{name}/mean_return", r["mean_return"])
+            for key in ("win_rate", "score_rate", "mean_return", "rating"):
+                if key in r:
+                    self.logger.record(f"eval/{name}/{key}", r[key])
             results.append(r)
         score = sum(r["score_rate"] for r in results) / max(len(results), 1)
         entry = {"timesteps": int(self.num_timesteps), "score": score, "results": results}
@@ -87,6 +91,7 @@ class EvalCallback(BaseCallback):
             self.best_path.write_text(json.dumps(self.best))
         self.logger.record("eval/score", score)
         self.logger.dump(self.num_timesteps)
+        self.seconds += time.perf_counter() - t0
         return entry
 
 

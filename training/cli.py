@@ -43,8 +43,9 @@ def run(args: argparse.Namespace) -> int:
     )
     s = summary["stats"]
     console.print(
-        f"trained {s['timesteps_this_run']} steps (total {s['timesteps_total']}) in {s['learn_seconds']:.0f}s: "
-        f"{s['steps_per_second']:.0f} steps/s, {s['env_share']:.0%} of the time in the env; "
+        f"trained {s['timesteps_this_run']} steps (total {s['timesteps_total']}) in {s['learn_seconds']:.0f}s "
+        f"({s['eval_seconds']:.0f}s of it evaluating): {s['steps_per_second']:.0f} steps/s, "
+        f"{s['env_share']:.0%} of the training time in the env; "
         f"run folder {summary['out']}"
     )
     return 0

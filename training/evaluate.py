@@ -1,9 +1,9 @@
-"""Head-to-head evaluation of a policy against fixed bots.
+"""Evaluation of a policy against fixed bots: one policy seat, every other
+seat a bot of one spec, seats rotating so no seat advantage is kept.
 
-The policy takes seat ``i % n`` in game ``i`` (so no seat advantage is kept)
-and every other seat is a fresh bot from the spec. Games run on the rules
-layer in this process, which keeps the periodic evaluation cheap; the arena
-(``agents.arena``) gives the full report with ratings for the final table.
+:func:`versus` runs it through the arena (``agents.arena.tournament``), which
+also rates the entrants; :func:`head_to_head` is the same measure on a plain
+loop, used when the arena is not installed.
 """
 
 from __future__ import annotations
@@ -88,6 +88,40 @@ def head_to_head(
         "score_ci95": [lo, hi],
         "mean_return": total_return / games if games else 0.0,
         "mean_length": lengths / games if games else 0.0,
+    }
+
+
+def versus(game: Game, policy, opponent: str, games: int, seed: int = 0) -> dict:
+    """The policy (greedy) against ``num_players - 1`` copies of ``opponent``
+    for ``games`` games; :func:`head_to_head`'s dict plus openskill ordinals
+    (``rating``, ``opponent_rating``) when the arena is there."""
+    try:
+        from agents.arena import tournament
+    except ImportError:
+        return head_to_head(game, policy, opponent, games, seed)
+    if games <= 0:
+        return head_to_head(game, policy, opponent, 0, seed)
+    n = game.num_players
+    entrants = [PolicyOpponent(policy, deterministic=True, label="policy")] + [opponent] * (n - 1)
+    result = tournament(game, entrants, games, players=n, seed=seed, workers=1, progress=False)
+    wins = int(result.wins[0])
+    draws = int(result.draws[0])
+    score = wins + 0.5 * draws
+    lo, hi = wilson_interval(score, games)
+    return {
+        "opponent": opponent,
+        "players": n,
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": games - wins - draws,
+        "win_rate": wins / games,
+        "score_rate": score / games,
+        "score_ci95": [lo, hi],
+        "mean_return": result.mean_return("policy"),
+        "mean_length": result.avg_length,
+        "rating": result.ratings["policy"]["ordinal"],
+        "opponent_rating": result.ratings[opponent]["ordinal"],
     }
 
 

@@ -28,9 +28,9 @@ def make_bot(spec: str, seed: int | None = None) -> Agent:
     """A fixed bot from an agent spec string (``random``, ``mcts:sims=20``)."""
     if spec == "random":
         return RandomAgent(seed=seed)
-    from training.agent_specs import build_agent
+    from agents.registry import make_agent
 
-    return build_agent(spec, seed=seed)
+    return make_agent(spec, seed=seed)
 
 
 class PolicyOpponent(Agent):

@@ -25,7 +25,7 @@ from typing import Any
 import envs
 from envs.core.state import Game
 from training import configs
-from training.league import League, load_policy
+from training.league import League, PolicyOpponent, load_policy
 from training.selfplay import SelfPlayEnv, make_game
 
 RUN_FILE = "run.json"
@@ -65,12 +65,11 @@ def latest_checkpoint(run_dir: str | Path) -> Path:
     return found[-1][1]
 
 
-def _env_factory(game, game_config: dict, params: dict, single_thread: bool):
+def _env_factory(game, game_config: dict, params: dict):
     def make():
-        if single_thread:
-            import torch
+        import torch
 
-            torch.set_num_threads(1)
+        torch.set_num_threads(int(params["torch_threads"]))
         league = League(
             weights=configs.league_weights(params),
             window=int(params["league_window"]),
@@ -86,9 +85,9 @@ def make_vec_env(game, game_config: dict, params: dict, n_envs: int, seed: int):
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     if n_envs > 1:
-        venv = SubprocVecEnv([_env_factory(game, game_config, params, True) for _ in range(n_envs)])
+        venv = SubprocVecEnv([_env_factory(game, game_config, params) for _ in range(n_envs)])
     else:
-        venv = DummyVecEnv([_env_factory(game, game_config, params, False)])
+        venv = DummyVecEnv([_env_factory(game, game_config, params)])
     venv.seed(seed)
     return VecMonitor(venv)
 
@@ -162,8 +161,7 @@ def train(
     }
     (out / RUN_FILE).write_text(json.dumps(run_info, indent=2))
 
-    if n_envs > 1:
-        torch.set_num_threads(1)
+    torch.set_num_threads(int(params["torch_threads"]))
     venv = make_vec_env(game, game_config, params, n_envs, seed)
     league_dir = out / "league"
     if resume is not None:
@@ -199,12 +197,15 @@ def train(
     final_path = out / "checkpoints" / f"model_{model.num_timesteps}_steps.zip"
     model.save(str(final_path))
     venv.close()
+    train_wall = wall - evaluator.seconds
     stats = {
         "timesteps_total": int(model.num_timesteps),
         "timesteps_this_run": steps,
         "learn_seconds": wall,
-        "steps_per_second": steps / wall if wall > 0 else 0.0,
-        "env_share": env_seconds / wall if wall > 0 else 0.0,
+        "eval_seconds": evaluator.seconds,
+        # throughput and env share leave the periodic evaluation out
+        "steps_per_second": steps / train_wall if train_wall > 0 else 0.0,
+        "env_share": env_seconds / train_wall if train_wall > 0 else 0.0,
         "n_envs": n_envs,
         "torch_threads": torch.get_num_threads(),
     }
@@ -216,23 +217,43 @@ def train(
 
 
 def final_evaluation(rules: Game, out: Path, final_path: Path, params: dict, seed: int, console=None) -> dict:
-    """Evaluate the best model by evaluation (else the final one) against
-    random and MCTS; print the table and write ``final_eval.json``."""
+    """A short arena tournament of the best model by evaluation (else the
+    final one) with random and MCTS; prints its tables and saves the report
+    under ``arena/`` (plus ``final_eval.json``)."""
     from rich.console import Console
 
-    from training.evaluate import head_to_head, results_table
-
+    console = console or Console()
     best = out / "best_model.zip"
     chosen = best if best.exists() else final_path
     policy = load_policy(str(chosen))
-    results = [
-        head_to_head(rules, policy, "random", int(params["final_games"]), seed=seed + 2000),
-        head_to_head(rules, policy, params["eval_mcts_spec"], int(params["final_mcts_games"]), seed=seed + 3000),
-    ]
-    results = [r for r in results if r["games"] > 0]
-    (console or Console()).print(
-        results_table(results, f"{rules.info.title}, {rules.num_players} players: {chosen.name} vs bots")
+    games = int(params["final_games"])
+    if games <= 0:
+        return {"model": str(chosen), "agents": []}
+    try:
+        from agents.arena import tournament
+    except ImportError:
+        return _final_head_to_head(rules, out, chosen, policy, params, seed, console)
+    trained = PolicyOpponent(policy, deterministic=True, label="trained")
+    console.print(f"[bold]{rules.info.title}[/bold], {rules.num_players} players: {chosen.name} against random and MCTS")
+    result = tournament(
+        rules, [trained, "random", params["eval_mcts_spec"]], games, players=rules.num_players,
+        seed=seed + 2000, workers=int(params["final_workers"]), out=out / "arena", progress=False,
     )
+    result.print(console)
+    report = {"model": str(chosen), "agents": result.agent_rows(), "pairs": result.pairwise_rows()}
+    (out / "final_eval.json").write_text(json.dumps(report, indent=2))
+    return report
+
+
+def _final_head_to_head(rules, out, chosen, policy, params, seed, console) -> dict:
+    from training.evaluate import head_to_head, results_table
+
+    games = int(params["final_games"])
+    results = [
+        head_to_head(rules, policy, "random", games, seed=seed + 2000),
+        head_to_head(rules, policy, params["eval_mcts_spec"], max(games // 3, 1), seed=seed + 3000),
+    ]
+    console.print(results_table(results, f"{rules.info.title}, {rules.num_players} players: {chosen.name} vs bots"))
     report = {"model": str(chosen), "results": results}
     (out / "final_eval.json").write_text(json.dumps(report, indent=2))
     return report

@@ -14,8 +14,9 @@ TINY = {
     "eval_every": 0,
     "snapshot_every": 128,
     "checkpoint_every": 256,
-    "final_games": 4,
-    "final_mcts_games": 0,
+    "final_games": 3,
+    "final_workers": 1,
+    "eval_mcts_spec": "mcts:sims=2",
 }
 
 

@@ -24,7 +24,8 @@ def test_toy_run_trains_saves_reloads_and_resumes(tmp_path):
     assert (out / "best_model.zip").exists() and (out / "final_eval.json").exists()
     assert len(list((out / "league").glob("snapshot_*_steps.pt"))) >= 3
     assert len((out / "evaluations.jsonl").read_text().splitlines()) == 2
-    assert sum(r["games"] for r in first["final_eval"]["results"]) == 4
+    assert {row["agent"] for row in first["final_eval"]["agents"]} == {"trained", "random", "mcts:sims=2"}
+    assert (out / "arena" / "summary.json").exists()
 
     second = train(HighCardGame(num_players=3), timesteps=256, resume=out, progress=False, final_eval=False)
     assert second["stats"]["timesteps_total"] == 768
