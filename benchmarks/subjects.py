@@ -47,18 +47,20 @@ class Subject:
 
 
 def heaviest_config(name: str, game_cls) -> dict[str, Any]:
-    """The heaviest config worth reporting: ``HEAVY_CONFIGS`` if listed, else
-    the ``test_configs`` entry with the most players, else max players."""
+    """The heaviest config worth reporting: ``HEAVY_CONFIGS`` if listed; for a
+    game whose seat count varies, the ``test_configs`` entry with the most
+    players (the most options on among those), else just the most players.
+    A fixed-seat game's defaults are its full game: nothing more to report."""
     if name in HEAVY_CONFIGS:
         return dict(HEAVY_CONFIGS[name])
     info = game_cls.info
+    if info.max_players == info.default_players:
+        return {}
     configs = [c for c in getattr(game_cls, "test_configs", []) or []
                if c.get("num_players", info.default_players) == info.max_players]
     if configs:
-        return dict(max(configs, key=len))  # the most options switched on
-    if info.max_players != info.default_players:
-        return {"num_players": info.max_players}
-    return {}
+        return dict(max(configs, key=len))
+    return {"num_players": info.max_players}
 
 
 def game_configs(name: str, game_cls) -> list[dict[str, Any]]:

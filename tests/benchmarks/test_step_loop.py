@@ -55,3 +55,13 @@ def test_measure_reports_every_figure(subject):
 def test_floor_has_no_rules_layer():
     r = measure(floor_subject(), TINY)
     assert r["rules"] is None and "clone" not in r["costs_s"] and r["aec"]["median"] > 0
+
+
+def test_fixed_seat_game_reports_only_its_defaults():
+    import dataclasses
+
+    class FixedSeats(HighCardGame):
+        info = dataclasses.replace(HighCardGame.info, max_players=2)
+
+    assert heaviest_config("fixed", FixedSeats) == {}
+    assert game_configs("fixed", FixedSeats) == [{}]
