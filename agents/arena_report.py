@@ -307,8 +307,11 @@ class TournamentResult:
         return [board, matrix, seats]
 
     def print(self, console=None) -> None:
+        import sys
+
         from rich.console import Console
 
-        console = console or Console()
+        # piped output gets room for the full tables instead of 80 columns
+        console = console or Console(width=None if sys.stdout.isatty() else 150)
         for table in self.tables():
             console.print(table)
