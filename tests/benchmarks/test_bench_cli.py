@@ -47,3 +47,12 @@ def test_profile_names_hot_spots(name):
 
     text = profile(name, steps=300)
     assert "AEC loop" in text and "rules loop" in text and "tottime" in text
+
+
+def test_missing_peer_is_skipped_with_the_install_hint(monkeypatch):
+    from benchmarks import subjects
+
+    monkeypatch.setattr(subjects, "PEERS", [("absent_v0", "no_such_package.absent_v0", {})])
+    found, skipped = subjects.peer_subjects()
+    assert found == []
+    assert "no_such_package" in skipped["absent_v0"] and "meeplezoo[bench]" in skipped["absent_v0"]
