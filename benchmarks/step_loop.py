@@ -203,15 +203,9 @@ class SubjectBench:
     def result(self) -> dict[str, Any]:
         s = self.subject
         out: dict[str, Any] = {"name": s.name, "label": s.label, "kind": s.kind, "config": s.config}
-        seed = self.settings.seed
         for key in ("aec", "rules"):
             work = self.loops.get(key)
-            if work is None:
-                out[key] = None
-                continue
-            env_or_game = s.make_env() if key == "aec" else s.make_game()
-            games = (play_aec if key == "aec" else play_rules)(env_or_game, work.units, seed)
-            out[key] = {**work.summary(), "games_per_repeat": games}
+            out[key] = None if work is None else {**work.summary(), "games_per_repeat": work.last_result}
         out["costs_s"] = {k: w.summary() for k, w in self.costs.items()}
         out["memory_bytes"] = self.memory_bytes
         out["observation_bytes"], out["mask_bytes"] = self.observation_bytes, self.mask_bytes

@@ -69,10 +69,11 @@ class Workload:
         self.clock = CLOCKS[settings.clock]
         self.units = units or size_for(run, seconds, min(settings.warmup_seconds, seconds), self.clock)
         self.values: list[float] = []
+        self.last_result: object = None  # what ``run`` returned in the last repeat
 
     def repeat(self) -> None:
         t0 = self.clock()
-        result = self.run(self.units)
+        result = self.last_result = self.run(self.units)
         elapsed = max(self.clock() - t0, 1e-9)
         if self.per == "second":
             self.values.append(self.units / elapsed)
