@@ -130,6 +130,32 @@ class Board:
         return "end defender moves" if a == A_END else "pass"
 
 
+class FrameTables:
+    """Action indices in one frame (0 absolute, 1 turned), keyed by what the
+    rules iterate over, so that legal moves are written straight into the
+    mask without converting frames:
+
+    - ``place_def``: (triangle bit, action) per black triangle;
+    - ``select``: select action per brick bit position (triangles only);
+    - ``place_att[p]`` / ``place_res[p]``: (hex, action) for seat p's blue
+      entry hexes / the greens seat p may place a resource on;
+    - ``steps[h]``: (action, neighbour hex, gate bitboard) per attacker step.
+    """
+
+    def __init__(self, bd: Board, frame: int, green_for) -> None:
+        rot = bd.rot_action if frame else list(range(NUM_ACTIONS))
+        geo = bd.geo
+        self.place_def = tuple((geo.bit_tri[t], rot[A_PLACE_DEF + t]) for t in bd.black)
+        self.select = [-1] * bd.brick_cells
+        for t in range(T):
+            self.select[bd.tri_brick[t]] = rot[A_SELECT + t]
+        self.place_att = tuple(tuple((h, rot[A_PLACE_ATT + h]) for h in bd.blue[p]) for p in (0, 1))
+        self.place_res = tuple(tuple((h, rot[A_PLACE_RES + h]) for h in green_for[p]) for p in (0, 1))
+        self.steps = tuple(
+            tuple((rot[A_STEP + 6 * h + d], n, gate) for d, n, gate in bd.steps[h]) for h in range(H)
+        )
+
+
 @lru_cache(maxsize=None)
 def board() -> Board:
     return Board()

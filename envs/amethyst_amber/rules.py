@@ -122,6 +122,7 @@ class AmethystAmberGame(Game):
         self.green_for = (
             (bd.green_half[0], bd.green_half[1]) if self.green_own_half else (bd.green, bd.green)
         )
+        self.frame_tables = (B.FrameTables(bd, 0, self.green_for), B.FrameTables(bd, 1, self.green_for))
         from envs.amethyst_amber.observe import ObservationTables
 
         self.obs_tables = ObservationTables(self)
@@ -175,7 +176,8 @@ class AmethystAmberState(State):
         self._truncated = False
         self._mask: np.ndarray | None = None
         self._dests = 0  # bitboard of the selected defender's destinations
-        self._cont: list[int] | None = None  # CONTINUE actions, found when entering it
+        # per seat: (dbits[0], dbits[1], movable defenders) or None; replaced, never mutated
+        self._mv: list = [None, None]
 
     # --- copies -----------------------------------------------------------------
     def clone(self) -> "AmethystAmberState":
@@ -198,7 +200,7 @@ class AmethystAmberState(State):
         s.winner, s._terminal, s._truncated = self.winner, self._terminal, self._truncated
         s._mask = self._mask
         s._dests = self._dests
-        s._cont = self._cont
+        s._mv = self._mv
         return s
 
     def to_dict(self) -> dict:
@@ -242,21 +244,40 @@ class AmethystAmberState(State):
         return (self.dbits[0] | self.dbits[1]) if self.game.group_all else self.dbits[p]
 
     def _group_ok(self, u_bit: int, pieces: int, geo) -> bool:
-        """Would a defender on ``u_bit`` form a group within the limit?"""
-        return self.game.group_limit >= geo.component(u_bit, pieces).bit_count()
+        """Would a defender on ``u_bit`` form a group within the limit?
+        (a breadth-first grow that stops as soon as the group is too big)"""
+        lim = self.game.group_limit
+        r, dn, w2 = geo.edge_right, geo.edge_down, 2 * geo.width
+        group = front = u_bit
+        pieces &= ~u_bit
+        while True:
+            front = (((front & r) << 1) | ((front >> 1) & r) | ((front & dn) << w2) | ((front >> w2) & dn)) & pieces
+            if not front:
+                return True
+            pieces ^= front
+            group |= front
+            if group.bit_count() > lim:
+                return False
 
     def _dest_bits(self, p: int, t: int) -> int:
         """All legal destinations of seat p's defender on triangle t."""
         game = self.game
         geo = game.board.geo
+        r, dn, w2 = geo.edge_right, geo.edge_down, 2 * geo.width
         tb = geo.bit_tri[t]
-        occ = self.dbits[0] | self.dbits[1]
-        reach = geo.reach(t, game.board.black_bits & ~occ, game.defender_range)
+        free = game.board.black_bits & ~(self.dbits[0] | self.dbits[1])
+        front = seen = tb
+        for _ in range(game.defender_range):
+            front = (((front & r) << 1) | ((front >> 1) & r) | ((front & dn) << w2) | ((front >> w2) & dn)) & free & ~seen
+            if not front:
+                break
+            seen |= front
+        reach = seen ^ tb
         if not reach:
             return 0
         pieces = self._group_pieces(p) & ~tb
-        danger = reach & geo.spread(pieces)
-        ok = reach & ~danger
+        danger = reach & ((((pieces & r) << 1) | ((pieces >> 1) & r) | ((pieces & dn) << w2) | ((pieces >> w2) & dn)))
+        ok = reach ^ danger
         while danger:
             low = danger & -danger
             danger ^= low
@@ -265,43 +286,79 @@ class AmethystAmberState(State):
         return ok
 
     def _has_dest(self, p: int, t: int) -> bool:
+        """Whether seat p's defender on t has any legal destination: the
+        flood fill stops at the first reached triangle that touches no other
+        defender of the group-counting kind (always a legal stop)."""
         game = self.game
         geo = game.board.geo
+        r, dn, w2 = geo.edge_right, geo.edge_down, 2 * geo.width
         tb = geo.bit_tri[t]
-        occ = self.dbits[0] | self.dbits[1]
-        first = geo.spread(tb) & game.board.black_bits & ~occ
-        if not first:
-            return False
+        free = game.board.black_bits & ~(self.dbits[0] | self.dbits[1])
         pieces = self._group_pieces(p) & ~tb
-        if first & ~geo.spread(pieces):
-            return True
-        return self._dest_bits(p, t) != 0
+        near = (((pieces & r) << 1) | ((pieces >> 1) & r) | ((pieces & dn) << w2) | ((pieces >> w2) & dn))
+        front = seen = tb
+        for _ in range(game.defender_range):
+            front = (((front & r) << 1) | ((front >> 1) & r) | ((front & dn) << w2) | ((front >> w2) & dn)) & free & ~seen
+            if not front:
+                break
+            if front & ~near:
+                return True
+            seen |= front
+        danger = seen ^ tb
+        while danger:
+            low = danger & -danger
+            danger ^= low
+            if self._group_ok(low, pieces, geo):
+                return True
+        return False
+
+    def _movable(self, p: int) -> int:
+        """Bitboard of seat p's defenders that have a legal destination.
+
+        Only defenders decide this (attackers and resources live on hexes),
+        so the answer is kept per seat with the defender layout it was found
+        for, and reused until some defender moves (the opponent's attacker
+        turns leave it valid). Bulk test first: a defender next to an empty
+        black triangle whose only neighbouring defender (of the
+        group-counting kind) is itself can always step there. Defenders with
+        no empty black neighbour cannot move. Only the rest get a flood fill
+        of their own, which stops at the first legal stop it meets."""
+        d0, d1 = self.dbits
+        cache = self._mv
+        e = cache[p]
+        if e is not None and e[0] == d0 and e[1] == d1:
+            return e[2]
+        geo = self.game.board.geo
+        r, dn, w2 = geo.edge_right, geo.edge_down, 2 * geo.width
+        cand = d0 if p == 0 else d1
+        free = self.game.board.black_bits & ~(d0 | d1)
+        pieces = (d0 | d1) if self.game.group_all else cand
+        f1 = (((free & r) << 1) | ((free >> 1) & r) | ((free & dn) << w2) | ((free >> w2) & dn))
+        if f1 & cand:
+            lone = free & geo.lonely_neighbors(pieces)
+            easy = cand & (((lone & r) << 1) | ((lone >> 1) & r) | ((lone & dn) << w2) | ((lone >> w2) & dn))
+            hard = cand & f1 & ~easy
+            b2t = geo.brick_to_tri
+            while hard:
+                low = hard & -hard
+                hard ^= low
+                if self._has_dest(p, b2t[low.bit_length() - 1]):
+                    easy |= low
+        else:
+            easy = 0
+        cache = self._mv = list(cache)
+        cache[p] = (d0, d1, easy)
+        return easy
 
     def _selectable(self, p: int, cand: int) -> list[int]:
-        """DEF_SELECT actions for seat p's defenders in bitboard ``cand``.
-
-        Bulk test first: a defender next to an empty black triangle whose
-        only neighbouring defender (of the group-counting kind) is itself can
-        always step there (the group there is that defender alone). Defenders
-        with no empty black neighbour cannot move. Only the rest get a flood
-        fill of their own."""
-        geo = self.game.board.geo
-        free = self.game.board.black_bits & ~(self.dbits[0] | self.dbits[1])
-        pieces = self._group_pieces(p)
-        easy = cand & geo.spread(free & geo.lonely_neighbors(pieces))
-        hard = cand & ~easy & geo.spread(free)
-        b2t = geo.brick_to_tri
+        """DEF_SELECT actions for seat p's defenders in bitboard ``cand``."""
+        x = self._movable(p) & cand
+        b2t = self.game.board.geo.brick_to_tri
         acts = []
-        while easy:
-            low = easy & -easy
+        while x:
+            low = x & -x
             acts.append(A_SELECT + b2t[low.bit_length() - 1])
-            easy ^= low
-        while hard:
-            low = hard & -hard
-            t = b2t[low.bit_length() - 1]
-            if self._dest_bits(p, t):
-                acts.append(A_SELECT + t)
-            hard ^= low
+            x ^= low
         return acts
 
     def _has_available(self, p: int) -> bool:
@@ -318,89 +375,108 @@ class AmethystAmberState(State):
 
     # --- legal moves ------------------------------------------------------------
     def _legal_abs(self) -> list[int]:
-        """Legal actions of the current seat, absolute frame."""
+        """Legal actions of the current seat, absolute frame (a slow
+        reference for tests; the mask is built by :meth:`_fill_mask`)."""
+        mask = self.legal_action_mask()
+        if self.cur == 1 and self.game.relative_frame:
+            rot = self.game.board.rot_action
+            return sorted(rot[int(a)] for a in np.flatnonzero(mask))
+        return [int(a) for a in np.flatnonzero(mask)]
+
+    def _fill_mask(self, buf: bytearray) -> None:
+        """Set the bytes of the current seat's legal actions (in its own
+        frame, through the Game's per-frame action tables) in ``buf``."""
         p = self.cur
         game = self.game
-        geo = game.board.geo
+        tab = game.frame_tables[1 if p == 1 and game.relative_frame else 0]
         if self.phase == PLACEMENT:
-            occ = self.dbits[0] | self.dbits[1]
+            geo = game.board.geo
+            d0, d1 = self.dbits
             pieces = self._group_pieces(p)
             near = geo.spread(pieces)
-            free = game.board.black_bits & ~occ
-            acts = []
-            bt = geo.bit_tri
-            for t in game.board.black:
-                b = bt[t]
+            free = game.board.black_bits & ~(d0 | d1)
+            found = False
+            for b, a in tab.place_def:
                 if free & b and (not near & b or self._group_ok(b, pieces, geo)):
-                    acts.append(A_PLACE_DEF + t)
-            return acts or [A_PASS]
-        sub = self.sub
-        if sub == CHOOSE_DEST:
-            b2t = geo.brick_to_tri
-            acts = []
-            x = self._dests
+                    buf[a] = 1
+                    found = True
+            if not found:
+                buf[A_PASS] = 1
+            return
+        sel = tab.select
+        if self.sub == CONTINUE:
+            x = self._movable(p) & ~self.moved
             while x:
                 low = x & -x
-                acts.append(A_DEST + b2t[low.bit_length() - 1])
+                buf[sel[low.bit_length() - 1]] = 1
                 x ^= low
-            return acts
-        if sub == CONTINUE:
-            if self._cont is None:
-                self._cont = self._selectable(p, self.dbits[p] & ~self.moved) + [A_END]
-            return self._cont[:]
+            buf[A_END] = 1
+            return
         # turn start
-        if self.hand[p]:
-            greens = self._free_greens(p)
-            if greens:
-                return [A_PLACE_RES + h for h in greens]
-        acts = []
         att, res = self.att, self.res
+        if self.hand[p]:
+            found = False
+            for h, a in tab.place_res[p]:
+                if res[h] < 0 and att[h] < 0:
+                    buf[a] = 1
+                    found = True
+            if found:
+                return
+        found = False
         if self.reserve[p]:
-            for h in game.board.blue[p]:
+            for h, a in tab.place_att[p]:
                 if att[h] < 0 and res[h] < 0:
-                    acts.append(A_PLACE_ATT + h)
+                    buf[a] = 1
+                    found = True
         opp = 1 - p
         od = self.dbits[opp]
         avail = None
-        steps = game.board.steps
+        steps = tab.steps
         for h in self.apos[p]:
-            base = A_STEP + 6 * h
-            for d, n, gate in steps[h]:
+            for a, n, gate in steps[h]:
                 if od & gate == gate:
                     continue
-                a = att[n]
-                if a == p:
+                o = att[n]
+                if o == p:
                     continue
-                if a == opp:
+                if o == opp:
                     if avail is None:
                         avail = self._has_available(p)
                     if not avail:
                         continue
                 elif res[n] == p:
                     continue
-                acts.append(base + d)
+                buf[a] = 1
+                found = True
         if self.dbits[p]:
-            acts += self._selectable(p, self.dbits[p])
-        return acts or [A_PASS]
+            x = self._movable(p)
+            if x:
+                found = True
+            while x:
+                low = x & -x
+                buf[sel[low.bit_length() - 1]] = 1
+                x ^= low
+        if not found:
+            buf[A_PASS] = 1
 
     def legal_action_mask(self) -> np.ndarray:
         mask = self._mask
         if mask is None:
-            mask = np.zeros(NUM_ACTIONS, dtype=bool)
-            if self.sub == CHOOSE_DEST and not (self._terminal or self._truncated):
+            if self._terminal or self._truncated:
+                mask = np.zeros(NUM_ACTIONS, dtype=bool)
+            elif self.sub == CHOOSE_DEST:
                 # the destination set is one bitboard: unpack it with numpy
+                mask = np.zeros(NUM_ACTIONS, dtype=bool)
                 bd = self.game.board
                 raw = np.frombuffer(self._dests.to_bytes(bd.brick_bytes, "little"), dtype=np.uint8)
                 tri = np.unpackbits(raw, bitorder="little")[bd.tri_brick_np]
                 if self.cur == 1 and self.game.relative_frame:
                     tri = tri[::-1]
                 mask[A_DEST : A_DEST + T] = tri
-            elif not (self._terminal or self._truncated):
-                acts = self._legal_abs()
-                if self.cur == 1 and self.game.relative_frame:
-                    rot = self.game.board.rot_action
-                    acts = [rot[a] for a in acts]
-                mask[acts] = True
+            else:
+                buf = bytearray(NUM_ACTIONS)
+                self._fill_mask(buf)
+                mask = np.frombuffer(buf, dtype=bool)
             mask.flags.writeable = False
             self._mask = mask
         return mask
@@ -422,7 +498,6 @@ class AmethystAmberState(State):
         if p == 1 and self.game.relative_frame:
             a = self.game.board.rot_action[a]
         self._mask = None
-        self._cont = None
         geo = self.game.board.geo
         if a >= A_STEP:
             if a == A_END:
@@ -463,11 +538,8 @@ class AmethystAmberState(State):
             else:
                 # "move another or stop": when no unmoved defender can move,
                 # stopping is the only answer, so the turn simply ends
-                cont = self._selectable(p, self.dbits[p] & ~self.moved)
-                if cont:
+                if self._movable(p) & ~self.moved:
                     self.sub = CONTINUE
-                    cont.append(A_END)
-                    self._cont = cont
                 else:
                     self._end_turn()
         elif a >= A_SELECT:

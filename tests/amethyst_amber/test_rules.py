@@ -252,11 +252,34 @@ def test_bulk_selectable_matches_flood_fill():
             continue
         for scope_all in (False, True):
             s.game.group_all = scope_all
+            s._mv = [None, None]  # the movable cache assumes one rule set per game
             p = s.cur
             bulk = {a - 120 for a in s._selectable(p, s.dbits[p])}
             slow = {t for t in s.game.board.geo.bits_to_tris(s.dbits[p]) if s._dest_bits(p, t)}
             assert bulk == slow
         s.game.group_all = False
+
+
+def test_movable_cache_matches_fresh_search():
+    """The per-seat "which defenders can move" answer kept across turns
+    equals a fresh search and a flood fill of every defender, at every step
+    of random games, for both seats."""
+    g = game()
+    rng = np.random.default_rng(11)
+    for seed in range(6):
+        s = g.new_initial_state(seed)
+        while not s.done:
+            if s.phase == 1:
+                for p in (0, 1):
+                    cached = s._movable(p)
+                    fresh = s.clone()
+                    fresh._mv = [None, None]
+                    slow = 0
+                    for t in g.board.geo.bits_to_tris(s.dbits[p]):
+                        if s._dest_bits(p, t):
+                            slow |= g.board.geo.bit_tri[t]
+                    assert cached == fresh._movable(p) == slow
+            s.apply(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
 
 
 # serialisation round trip and words
