@@ -12,8 +12,8 @@ This environment is part of the meeplezoo tabletop games.
 | Agents               | `agents= ['player_0', 'player_1']` (2 to 5 players)     |
 | Action Shape         | (1,)                                                    |
 | Action Values        | Discrete(M + 45): 81 for the 6x6 map, 109 for 8x8       |
-| Observation Shape    | (113 M + 238,): 4,306 for 6x6, 7,470 for 8x8            |
-| Observation Values   | float32 in [-8, 8] (almost all in [0, 1])               |
+| Observation Shape    | (113 M + 239,): 4,307 for 6x6, 7,471 for 8x8            |
+| Observation Values   | int8 in [-127, 127] (almost all 0 or 1)                 |
 
 Square tiles lie in a diamond-shaped "mountain" with an arrow pointing at one
 corner. On each turn a player takes one tile from the layer of tiles nearest to
@@ -52,40 +52,42 @@ gem_mountain_v0.env(num_players=2, map_rows=6, map_cols=6, dark_tunnels=False,
 
 ### Observation Space
 
-A dict of `observation` (float32 vector, the acting seat's own view, seats
+A dict of `observation` (int8 vector, the acting seat's own view, seats
 relative to it) and `action_mask` (int8, all zeros for agents not to move).
-For each of the M = R C cells (index r C + c), 113 features:
+The vector starts with 113 planes of M = R C values each: plane k of cell
+i = r C + c is at index k M + i, so `obs[:113 * M].reshape(113, R, C)` gives
+the planes as images. An empty cell is 0 in every plane.
 
-| offset | size | meaning |
+| plane | count | meaning |
 |---|---|---|
 | 0 | 1 | a tile is here |
 | 1 | 1 | it lies face up |
 | 2 | 1 | its content is known to me (face up, or I peeked at it) |
 | 3 | 4 x 24 | per section NE, SE, SW, NW: one-hot over 7 gems + 16 actions, or slot 23 = unknown |
 | 99 | 5 | peeked at by relative seat 0..4 (public) |
-| 104 | 2 x 3 | per arrow: distance / (R + C), in its top layer, in its second layer |
+| 104 | 2 x 3 | per arrow: distance from the arrow (layer index, 0..R+C-2), in its top layer, in its second layer |
 | 110 | 1 | grabbable now (in some arrow's top layer) |
 | 111 | 1 | Tunnel candidate (in some arrow's second layer) |
-| 112 | 1 | distinct shards a grab here would give now / 4 (0 if unknown to me) |
+| 112 | 1 | distinct shards a grab here would give now, 0..4 (0 if unknown to me) |
 
-An empty cell is all zeros. Then 238 global features:
+Then 239 global values (counts are plain integers, capped at 127):
 
 | offset | size | meaning |
 |---|---|---|
 | 0 | 2 x 9 | per arrow: present, position one-hot (N, NE, E, SE, S, SW, W, NW) |
-| 18 | 5 x 26 | per relative seat: in use, gems / 8 (7), action tiles / 3 (16), holds a secret tile, score / 50 (public holdings; my own score counts my secret tile) |
+| 18 | 5 x 26 | per relative seat: in use, gems held (7), action tiles held (16), holds a secret tile, score in [-127, 127] (public holdings; my own score counts my secret tile) |
 | 148 | 24 | my secret tile: one-hot content, slot 23 = none |
 | 172 | 7 | phase: PRE, GRAB, SECTION, POST, INFO, SUB-STEP, START |
 | 179 | 16 | action tile being resolved |
 | 195 | 4 | its sub-step |
 | 199 | 2 | chosen arrow |
-| 201 | 1 | extra grabs still owed / 2 |
-| 202 | 1 | Lantern peeks left / 2 |
+| 201 | 1 | extra grabs still owed (0..2) |
+| 202 | 1 | Lantern peeks left (0..2) |
 | 203 | 4 | turn flags: used PRE, used POST, Anchor, Prism active |
-| 207 | 23 | contents not yet seen by me / 8 (pool as built, per shard) |
+| 207 | 23 | contents not yet seen by me (pool as built, per shard) |
 | 230 | 4 | modules on |
 | 234 | 3 | action limit one-hot |
-| 237 | 1 | turn / max_turns |
+| 237 | 2 | turns played, turns left before `max_turns` (each capped at 127) |
 
 ### Action Space
 
@@ -115,7 +117,10 @@ removes a tile).
 
 ### Version History
 
-* v0: Initial release (base game, four modules, all variants).
+* v0: Initial release (base game, four modules, all variants). The
+  observation is the compact int8 layout above (the specification's float32
+  vector of 113 M + 238 values, same information: plane-major, counts as
+  integers instead of scaled floats, and the turn as two capped counters).
 """
 
 from envs.core.aec import MeepleEnv, env_metadata

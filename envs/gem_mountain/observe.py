@@ -1,8 +1,15 @@
-"""Observation encoder: one float32 vector from a player's point of view.
+"""Observation encoder: one int8 vector from a player's point of view.
 
-Layout (seeds/gem_mountain.md has the full table): M cells x 113 features,
-then 238 global features. Everything that depends only on the configuration
-is a lookup table built once per Game; a step costs a handful of numpy calls.
+Layout (seeds/gem_mountain.md and the env docstring have the full tables):
+PLANES planes of M = R*C cells each (plane k, cell i at k*M + i, so the
+front part reshapes to (PLANES, R, C)), then GLOBAL features. Everything that
+depends only on the configuration is a lookup table built once per Game.
+
+Two encoders give the same vector: :func:`encode` builds it from scratch;
+:func:`encode_cached` keeps each seat's last vector on the state and rewrites
+only what changed since (cells logged by the rules, the arrow planes when a
+top layer or an arrow moved, the seats whose holdings changed, the small
+per-step block). Tests check that they agree over random play.
 """
 
 from __future__ import annotations
@@ -11,11 +18,16 @@ import numpy as np
 
 from envs.gem_mountain import tiles as T
 
-F = 113
-GLOBAL = 238
+PLANES = 113
+GLOBAL = 239
+CAP = 127  # int8 ceiling for counts and scores
+# plane offsets
+P_PRESENT, P_UP, P_KNOWN, P_SECTIONS, P_PEEK, P_ARROWS = 0, 1, 2, 3, 99, 104
+P_AVAIL, P_TUNNEL, P_SHARDS = 110, 111, 112
 # offsets inside the global block
 G_SEATS, G_SECRET, G_PHASE, G_RES, G_SUB, G_ARROW = 18, 148, 172, 179, 195, 199
-G_OWED, G_LANTERN, G_FLAGS, G_UNSEEN, G_TAIL = 201, 202, 203, 207, 230
+G_OWED, G_LANTERN, G_FLAGS, G_UNSEEN, G_TAIL, G_TURN = 201, 202, 203, 207, 230, 237
+SEAT = 26
 
 
 class _Tables:
@@ -23,62 +35,87 @@ class _Tables:
         geo = game.geo
         n = game.num_players
         nd = T.NUM_DESIGNS
-        # rows 0..99 of a cell: present, face-up, known, 4 x 24 section one-hots
-        tab = np.zeros((nd * 8 + 2, 99), dtype=np.float32)
+        M = self.m = game.m
+        # planes 0..98 of a cell: present, face-up, known, 4 x 24 section one-hots
+        tab = np.zeros((nd * 8 + 2, P_PEEK), dtype=np.int8)
         for d in range(nd):
             for r in range(4):
                 for up in (0, 1):
                     row = tab[(d * 4 + r) * 2 + up]
-                    row[0], row[1], row[2] = 1.0, up, 1.0
+                    row[0], row[1], row[2] = 1, up, 1
                     for s, c in enumerate(T.SECTION_CONTENT[d][r]):
-                        row[3 + 24 * s + c] = 1.0
+                        row[P_SECTIONS + 24 * s + c] = 1
         self.unknown = nd * 8
         self.empty = nd * 8 + 1
-        tab[self.unknown, 0] = 1.0
+        tab[self.unknown, 0] = 1
         for s in range(4):
-            tab[self.unknown, 3 + 24 * s + T.UNKNOWN] = 1.0
+            tab[self.unknown, P_SECTIONS + 24 * s + T.UNKNOWN] = 1
         self.cell_rows = tab
-        norm = float(game.rows + game.cols)
-        self.dnorm = [np.array(d, dtype=np.float32) / norm for d in geo.dist]
+        self.dist = [np.array(d, dtype=np.int8) for d in geo.dist]
         self.layer = [
-            [np.array([1.0 if x == k else 0.0 for x in geo.dist[p]], dtype=np.float32)
-             for k in range(geo.depth[p])]
+            [np.array([x == k for x in geo.dist[p]], dtype=np.int8) for k in range(geo.depth[p])]
             for p in range(8)
         ]
         self.arrow_cache: dict[tuple, np.ndarray] = {}
-        self.m = game.m
         self.peekrel = []
         for me in range(n):
-            rel = np.zeros((1 << n, 5), dtype=np.float32)
+            rel = np.zeros((1 << n, 5), dtype=np.int8)
             for mask in range(1 << n):
                 for q in range(n):
                     if mask >> q & 1:
-                        rel[mask, (q - me) % n] = 1.0
+                        rel[mask, (q - me) % n] = 1
             self.peekrel.append(rel)
+        self.arrow_rows: dict[tuple, np.ndarray] = {}
+        for key in [()] + [(p,) for p in range(8)] + [(p, q) for p in range(8) for q in range(8)]:
+            row = np.zeros(18, dtype=np.int8)
+            for j, p in enumerate(key):
+                row[9 * j] = 1
+                row[9 * j + 1 + p] = 1
+            self.arrow_rows[key] = row
+        self.dyn_cache: dict[tuple, np.ndarray] = {}
         cfg = game.config
-        self.tail = [float(bool(cfg[k])) for k in T.MODULES] + [float(game.limit == k) for k in range(3)]
+        self.tail = np.array([bool(cfg[k]) for k in T.MODULES] + [game.limit == k for k in range(3)],
+                             dtype=np.int8)
         self.pool_counts = list(game.pool_counts)
         self.orders = [[(me + k) % n for k in range(n)] for me in range(n)]
-
+        # a grab can yield more than one shard only where the map holds split tiles
+        self.split = game.layout is not None and not all(T.PLAIN[d] for d in game.layout if d is not None)
+        self.split = self.split or (game.layout is None and bool(cfg["gemshards"]))
+        self.size = PLANES * M + GLOBAL
 
     def arrow_block(self, arrows, key) -> np.ndarray:
-        """Columns 104..111 of every cell for these arrows and layer indices
-        (before masking out empty cells), cached per key."""
-        blk = np.zeros((self.m, 8), dtype=np.float32)
+        """Planes 104..111 for these arrows and layer indices (before masking
+        out empty cells), cached per key."""
+        blk = np.zeros((8, self.m), dtype=np.int8)
         na = len(arrows)
         for j, p in enumerate(arrows):
-            blk[:, 3 * j] = self.dnorm[p]
+            blk[3 * j] = self.dist[p]
             tk, sk = key[na + j], key[2 * na + j]
             if tk >= 0:
-                blk[:, 3 * j + 1] = self.layer[p][tk]
+                blk[3 * j + 1] = self.layer[p][tk]
             if sk >= 0:
-                blk[:, 3 * j + 2] = self.layer[p][sk]
-        blk[:, 6] = np.maximum(blk[:, 1], blk[:, 4])
-        blk[:, 7] = np.maximum(blk[:, 2], blk[:, 5])
+                blk[3 * j + 2] = self.layer[p][sk]
+        blk[6] = np.maximum(blk[1], blk[4])
+        blk[7] = np.maximum(blk[2], blk[5])
         if len(self.arrow_cache) > 50000:
             self.arrow_cache.clear()
         self.arrow_cache[key] = blk
         return blk
+
+    def dyn_row(self, key: tuple) -> np.ndarray:
+        """Globals G_PHASE..G_UNSEEN for one (phase, action, sub-step, flags) key."""
+        row = np.zeros(G_UNSEEN - G_PHASE, dtype=np.int8)
+        phase, res, sub, carrow = key[:4]
+        if phase >= 0:
+            row[phase] = 1
+        if res >= 0:
+            row[G_RES - G_PHASE + res] = 1
+            row[G_SUB - G_PHASE + sub] = 1
+            if carrow >= 0:
+                row[G_ARROW - G_PHASE + carrow] = 1
+        row[G_OWED - G_PHASE:] = key[4:]
+        self.dyn_cache[key] = row
+        return row
 
 
 def _tables(game) -> _Tables:
@@ -88,254 +125,225 @@ def _tables(game) -> _Tables:
     return t
 
 
+# ------------------------------------------------------------------ pieces
+def _arrow_key(st) -> tuple:
+    arrows = st.arrows
+    return tuple(arrows) + tuple(st.top_k(p) for p in arrows) + tuple(st.second_k(p) for p in arrows)
+
+
+def _dyn_key(st) -> tuple:
+    return (-1 if (st.over or st.trunc) else st.phase, st.res, st.sub, st.carrow, st.owed, st.lantern,
+            st.used_pre, st.used_post, st.anchor, st.prism_on)
+
+
+def _codes_at(st, me: int, cells_idx, t) -> list[int]:
+    """Table rows of what `me` sees at the given cells."""
+    cells, rot = st.cells, st.rot
+    if not st.game.dark:
+        empty = t.empty
+        return [empty if cells[i] < 0 else cells[i] * 8 + rot[i] * 2 + 1 for i in cells_idx]
+    bit = 1 << me
+    up, peek = st.up, st.peek
+    out = []
+    for i in cells_idx:
+        d = cells[i]
+        if d < 0:
+            out.append(t.empty)
+        elif up[i]:
+            out.append((d * 4 + rot[i]) * 2 + 1)
+        elif peek[i] & bit:
+            out.append((d * 4 + rot[i]) * 2)
+        else:
+            out.append(t.unknown)
+    return out
+
+
+def _write_arrow_planes(st, t, planes, key) -> None:
+    """Planes 104..112: distances, top/second layers, grabbable, Tunnel, shards."""
+    atab = t.arrow_cache.get(key)
+    if atab is None:
+        atab = t.arrow_block(st.arrows, key)
+    np.multiply(atab, planes[P_PRESENT], out=planes[P_ARROWS:P_SHARDS])
+    # plain tiles yield one shard; known split tiles are counted below
+    np.multiply(planes[P_AVAIL], planes[P_KNOWN], out=planes[P_SHARDS])
+    if t.split and st.arrows:
+        cells = st.cells
+        prism = st.prism_on
+        shards = planes[P_SHARDS]
+        for i in np.flatnonzero(shards).tolist():
+            d = cells[i]
+            if not T.PLAIN[d]:
+                shards[i] = len(T.SHARDS[d]) if prism else len(st.grab_options(i))
+
+
+def _seat_row(st, me: int, q: int) -> list[int]:
+    row = st.gems[q] + st.acts[q]
+    sec = st.secret[q]
+    if q == me and 0 <= sec < 7:
+        row = list(row)
+        row[sec] += 1
+    row.append(1 if sec >= 0 else 0)
+    if max(row) > CAP:
+        row = [min(x, CAP) for x in row]
+    return row
+
+
+def _scores(st, me: int) -> list[int]:
+    if 0 <= st.secret[me] < 7:
+        return st.score_counts(st.gem_counts([me]))
+    return st.public_scores()
+
+
+def _write_scores(st, me: int, t, gl) -> None:
+    scores = _scores(st, me)
+    n = st.game.num_players
+    gl[G_SEATS + 25: G_SEATS + SEAT * n: SEAT] = [
+        max(-CAP, min(CAP, scores[q])) for q in t.orders[me]]
+
+
+def _unseen(st, me: int, t) -> list[int]:
+    unseen = [a - b for a, b in zip(t.pool_counts, st.seen)]
+    if st.game.dark:
+        bit = 1 << me
+        up, peek = st.up, st.peek
+        for i, d in enumerate(st.cells):
+            if d >= 0 and peek[i] & bit and not up[i]:
+                for c in T.SHARDS[d]:
+                    unseen[c] -= 1
+    sec = st.secret[me]
+    if sec >= 0:
+        unseen[sec] -= 1
+    return [x if 0 < x <= CAP else (0 if x <= 0 else CAP) for x in unseen]
+
+
+def _turn_pair(st) -> tuple[int, int]:
+    return min(st.turn, CAP), min(st.game.max_turns - st.turn, CAP)
+
+
+# ------------------------------------------------------------------ encoders
 def encode(st, me: int) -> np.ndarray:
+    """The observation of seat `me`, built from scratch."""
     g = st.game
     t = _tables(g)
     M, n = g.m, g.num_players
-    obs = np.zeros(g.observation_shape[0], dtype=np.float32)
-    cb = obs[: M * F].reshape(M, F)
-    cells, rot = st.cells, st.rot
-    empty = t.empty
+    obs = np.zeros(t.size, dtype=np.int8)
+    planes = obs[: PLANES * M].reshape(PLANES, M)
+    planes[:P_PEEK] = t.cell_rows[_codes_at(st, me, range(M), t)].T
     if g.dark:
-        bit = 1 << me
-        unknown = t.unknown
-        codes = [
-            empty if d < 0 else ((d * 4 + r) * 2 + 1 if u else ((d * 4 + r) * 2 if pk & bit else unknown))
-            for d, r, u, pk in zip(cells, rot, st.up, st.peek)
-        ]
-        cb[:, 99:104] = t.peekrel[me][st.peek]
-    else:
-        codes = [empty if d < 0 else d * 8 + r * 2 + 1 for d, r in zip(cells, rot)]
-    cb[:, :99] = t.cell_rows[codes]
-    present = cb[:, 0]
-    arrows = st.arrows
-    key = tuple(arrows) + tuple(st.top_k(p) for p in arrows) + tuple(st.second_k(p) for p in arrows)
-    atab = t.arrow_cache.get(key)
-    if atab is None:
-        atab = t.arrow_block(arrows, key)
-    np.multiply(atab, present[:, None], out=cb[:, 104:112])
-    if arrows:
-        prism = st.prism_on
-        for i in st.available():
-            if cb[i, 2]:  # content known to me
-                d = cells[i]
-                if T.PLAIN[d]:
-                    cb[i, 112] = 0.25
-                else:
-                    k = len(T.SHARDS[d]) if prism else len(st.grab_options(i))
-                    cb[i, 112] = k / 4.0
-
-    # ---- global block, built as one list and written once
-    gl = [0.0] * GLOBAL
-    for j, p in enumerate(arrows):
-        gl[9 * j] = 1.0
-        gl[9 * j + 1 + p] = 1.0
-    counts = st.gem_counts([me])
-    scores = st.score_counts(counts)
-    o = G_SEATS
-    for q in t.orders[me]:
-        gl[o] = 1.0
-        gl[o + 1: o + 8] = [x * 0.125 for x in counts[q]]
-        gl[o + 8: o + 24] = [x / 3.0 for x in st.acts[q]]
-        gl[o + 24] = 1.0 if st.secret[q] >= 0 else 0.0
-        gl[o + 25] = max(-8.0, min(8.0, scores[q] / 50.0))
-        o += 26
+        planes[P_PEEK:P_ARROWS] = t.peekrel[me][st.peek].T
+    _write_arrow_planes(st, t, planes, _arrow_key(st))
+    gl = obs[PLANES * M:]
+    gl[0:18] = t.arrow_rows[tuple(st.arrows)]
+    for k, q in enumerate(t.orders[me]):
+        o = G_SEATS + SEAT * k
+        gl[o] = 1
+        gl[o + 1: o + 25] = _seat_row(st, me, q)
+    _write_scores(st, me, t, gl)
     sec = st.secret[me]
-    gl[G_SECRET + (sec if sec >= 0 else T.UNKNOWN)] = 1.0
-    if not (st.over or st.trunc):
-        gl[G_PHASE + st.phase] = 1.0
-    if st.res >= 0:
-        gl[G_RES + st.res] = 1.0
-        gl[G_SUB + st.sub] = 1.0
-        if st.carrow >= 0:
-            gl[G_ARROW + st.carrow] = 1.0
-    gl[G_OWED: G_UNSEEN] = (st.owed / 2.0, st.lantern / 2.0, float(st.used_pre), float(st.used_post),
-                            float(st.anchor), float(st.prism_on))
-    unseen = [a - b for a, b in zip(t.pool_counts, st.seen)]
-    if g.dark:
-        bit = 1 << me
-        for i, d in enumerate(cells):
-            if d >= 0 and st.peek[i] & bit and not st.up[i]:
-                for c in T.SHARDS[d]:
-                    unseen[c] -= 1
-    if sec >= 0:
-        unseen[sec] -= 1
-    gl[G_UNSEEN: G_TAIL] = [x * 0.125 if x > 0 else 0.0 for x in unseen]
-    gl[G_TAIL: G_TAIL + 7] = t.tail
-    gl[GLOBAL - 1] = min(st.turn / g.max_turns, 1.0)
-    obs[M * F:] = gl
+    gl[G_SECRET + (sec if sec >= 0 else T.UNKNOWN)] = 1
+    key = _dyn_key(st)
+    gl[G_PHASE:G_UNSEEN] = t.dyn_cache.get(key) if key in t.dyn_cache else t.dyn_row(key)
+    gl[G_UNSEEN:G_TAIL] = _unseen(st, me, t)
+    gl[G_TAIL:G_TURN] = t.tail
+    gl[G_TURN:] = _turn_pair(st)
     return obs
 
 
 class _ViewCache:
     """The last observation built for one seat, and what it was built from."""
 
-    __slots__ = ("obs", "logpos", "key", "coll", "seat_ver", "seen_ver", "secret", "marked",
-                 "arrows", "prism")
+    __slots__ = ("obs", "planes", "gl", "logpos", "key", "coll", "seat_ver", "seen_ver", "secret",
+                 "arrows", "prism", "dyn", "turn")
 
     def __init__(self, st, obs, me) -> None:
+        M = st.game.m
         self.obs = obs
+        self.planes = obs[: PLANES * M].reshape(PLANES, M)
+        self.gl = obs[PLANES * M:]
         self.logpos = len(st._log)
         self.key = _arrow_key(st)
         self.coll = st.coll_ver
         self.seat_ver = list(st.seat_ver)
         self.seen_ver = st.seen_ver
         self.secret = st.secret[me]
-        self.marked = _marked(obs, st.game.m)
         self.arrows = list(st.arrows)
         self.prism = st.prism_on
+        self.dyn = _dyn_key(st)
+        self.turn = st.turn
+
+    def __getstate__(self) -> dict:  # the plane and global views are rebuilt, never pickled
+        return {k: getattr(self, k) for k in self.__slots__ if k not in ("planes", "gl")}
+
+    def __setstate__(self, data: dict) -> None:
+        for k, v in data.items():
+            setattr(self, k, v)
+        m = (len(self.obs) - GLOBAL) // PLANES
+        self.planes = self.obs[: PLANES * m].reshape(PLANES, m)
+        self.gl = self.obs[PLANES * m:]
 
 
 def encode_cached(st, me: int) -> np.ndarray:
     """Same vector as :func:`encode`, updated from the seat's previous
-    observation of this state: only the cells logged as changed, the arrow
-    columns when a top layer moved, the seats whose collection changed and the
-    per-step flags are rewritten. Returns a fresh copy."""
+    observation of this state. Returns a fresh copy."""
     cache = st._ocache.get(me)
     if cache is None:
         obs = encode(st, me)
         st._ocache[me] = _ViewCache(st, obs, me)
         return obs.copy()
     g = st.game
-    t = _tables(g)
-    M = g.m
-    obs = cache.obs
-    cb = obs[: M * F].reshape(M, F)
+    t = g._obs_tables
+    planes = cache.planes
     arrows = st.arrows
     log = st._log
     map_moved = cache.logpos != len(log)
-    arrows_moved = cache.arrows != arrows
     if map_moved:
-        changed = sorted(set(log[cache.logpos:]))
+        changed = log[cache.logpos:]
         cache.logpos = len(log)
-        codes = _codes_at(st, me, changed, t)
-        if g.dark:
-            cb[changed, :99] = t.cell_rows[[c >> 5 for c in codes]]
-            cb[changed, 99:104] = t.peekrel[me][[c & 31 for c in codes]]
+        if len(changed) == 1:
+            i = changed[0]
+            planes[:P_PEEK, i] = t.cell_rows[_codes_at(st, me, changed, t)[0]]
+            if g.dark:
+                planes[P_PEEK:P_ARROWS, i] = t.peekrel[me][st.peek[i]]
         else:
-            cb[changed, :99] = t.cell_rows[codes]
-    if map_moved or arrows_moved:
-        key = _arrow_key(st)
-        if map_moved or key != cache.key:
-            atab = t.arrow_cache.get(key)
-            if atab is None:
-                atab = t.arrow_block(arrows, key)
-            np.multiply(atab, cb[:, 0:1], out=cb[:, 104:112])
-            cache.key = key
+            changed = sorted(set(changed))
+            planes[:P_PEEK, changed] = t.cell_rows[_codes_at(st, me, changed, t)].T
+            if g.dark:
+                planes[P_PEEK:P_ARROWS, changed] = t.peekrel[me][[st.peek[i] for i in changed]].T
+    arrows_moved = cache.arrows != arrows
     if map_moved or arrows_moved or cache.prism != st.prism_on:
+        key = _arrow_key(st)
+        if map_moved or key != cache.key or (t.split and cache.prism != st.prism_on):
+            _write_arrow_planes(st, t, planes, key)
+            cache.key = key
         cache.prism = st.prism_on
-        # distinct-shard column: clear the old marks, set the new ones
-        for i in cache.marked:
-            cb[i, 112] = 0.0
-        marked = []
-        if arrows:
-            prism = st.prism_on
-            cells = st.cells
-            for i in st.available():
-                if cb[i, 2]:
-                    d = cells[i]
-                    if T.PLAIN[d]:
-                        cb[i, 112] = 0.25
-                    else:
-                        k = len(T.SHARDS[d]) if prism else len(st.grab_options(i))
-                        cb[i, 112] = k / 4.0
-                    marked.append(i)
-        cache.marked = marked
-    gl = obs[M * F:]
+    gl = cache.gl
     if arrows_moved:
         cache.arrows = list(arrows)
-        gl[0:18] = _arrow_rows(arrows)
+        gl[0:18] = t.arrow_rows[tuple(arrows)]
     if cache.coll != st.coll_ver:
         cache.coll = st.coll_ver
-        n = g.num_players
         sv, cv = st.seat_ver, cache.seat_ver
-        secret = st.secret
         for k, q in enumerate(t.orders[me]):
             if sv[q] != cv[q]:
                 cv[q] = sv[q]
-                row = [x * 0.125 for x in st.gems[q]] + [x / 3.0 for x in st.acts[q]]
-                if q == me and 0 <= secret[q] < 7:
-                    row[secret[q]] += 0.125
-                row.append(1.0 if secret[q] >= 0 else 0.0)
-                o = G_SEATS + 26 * k + 1
-                gl[o: o + 24] = row
-        if 0 <= secret[me] < 7:
-            scores = st.score_counts(st.gem_counts([me]))
-        else:
-            scores = st.public_scores()
-        gl[G_SEATS + 25: G_SEATS + 26 * n: 26] = [
-            max(-8.0, min(8.0, scores[q] / 50.0)) for q in t.orders[me]]
-        if secret[me] != cache.secret:
-            cache.secret = secret[me]
-            gl[G_SECRET: G_PHASE] = 0.0
-            gl[G_SECRET + (secret[me] if secret[me] >= 0 else T.UNKNOWN)] = 1.0
+                o = G_SEATS + SEAT * k + 1
+                gl[o: o + 24] = _seat_row(st, me, q)
+        _write_scores(st, me, t, gl)
+        sec = st.secret[me]
+        if sec != cache.secret:
+            cache.secret = sec
+            gl[G_SECRET:G_PHASE] = 0
+            gl[G_SECRET + (sec if sec >= 0 else T.UNKNOWN)] = 1
     if cache.seen_ver != st.seen_ver or (map_moved and g.dark):
         cache.seen_ver = st.seen_ver
-        gl[G_UNSEEN: G_TAIL] = _unseen(st, me, t)
-    dyn = [0.0] * (G_UNSEEN - G_PHASE)
-    if not (st.over or st.trunc):
-        dyn[st.phase] = 1.0
-    if st.res >= 0:
-        dyn[G_RES - G_PHASE + st.res] = 1.0
-        dyn[G_SUB - G_PHASE + st.sub] = 1.0
-        if st.carrow >= 0:
-            dyn[G_ARROW - G_PHASE + st.carrow] = 1.0
-    dyn[G_OWED - G_PHASE:] = (st.owed / 2.0, st.lantern / 2.0, float(st.used_pre),
-                              float(st.used_post), float(st.anchor), float(st.prism_on))
-    gl[G_PHASE: G_UNSEEN] = dyn
-    gl[GLOBAL - 1] = min(st.turn / g.max_turns, 1.0)
-    return obs.copy()
-
-
-def _codes_at(st, me: int, cells_idx: list[int], t) -> list[int]:
-    """Table rows of what `me` sees at the given cells (dark: row * 32 + peek bits)."""
-    cells, rot = st.cells, st.rot
-    if not st.game.dark:
-        return [t.empty if cells[i] < 0 else cells[i] * 8 + rot[i] * 2 + 1 for i in cells_idx]
-    bit = 1 << me
-    out = []
-    for i in cells_idx:
-        d = cells[i]
-        if d < 0:
-            out.append(t.empty << 5)
-            continue
-        pk = st.peek[i]
-        if st.up[i]:
-            row = (d * 4 + rot[i]) * 2 + 1
-        elif pk & bit:
-            row = (d * 4 + rot[i]) * 2
-        else:
-            row = t.unknown
-        out.append(row << 5 | pk)
-    return out
-
-
-def _arrow_rows(arrows) -> list[float]:
-    row = [0.0] * 18
-    for j, p in enumerate(arrows):
-        row[9 * j] = 1.0
-        row[9 * j + 1 + p] = 1.0
-    return row
-
-
-def _arrow_key(st) -> tuple:
-    arrows = st.arrows
-    return tuple(arrows) + tuple(st.top_k(p) for p in arrows) + tuple(st.second_k(p) for p in arrows)
-
-
-def _marked(obs, m: int) -> list[int]:
-    return [int(i) for i in np.flatnonzero(obs[112: m * F: F])]
-
-
-def _unseen(st, me: int, t) -> list[float]:
-    unseen = [a - b for a, b in zip(t.pool_counts, st.seen)]
-    if st.game.dark:
-        bit = 1 << me
-        for i, d in enumerate(st.cells):
-            if d >= 0 and st.peek[i] & bit and not st.up[i]:
-                for c in T.SHARDS[d]:
-                    unseen[c] -= 1
-    sec = st.secret[me]
-    if sec >= 0:
-        unseen[sec] -= 1
-    return [x * 0.125 if x > 0 else 0.0 for x in unseen]
+        gl[G_UNSEEN:G_TAIL] = _unseen(st, me, t)
+    key = (-1 if (st.over or st.trunc) else st.phase, st.res, st.sub, st.carrow, st.owed, st.lantern,
+           st.used_pre, st.used_post, st.anchor, st.prism_on)
+    if key != cache.dyn:
+        cache.dyn = key
+        row = t.dyn_cache.get(key)
+        gl[G_PHASE:G_UNSEEN] = row if row is not None else t.dyn_row(key)
+    if cache.turn != st.turn:
+        cache.turn = st.turn
+        gl[G_TURN:] = _turn_pair(st)
+    return cache.obs.copy()

@@ -18,6 +18,7 @@ from envs.core.state import (
 )
 from envs.gem_mountain import tiles as T
 from envs.gem_mountain.geometry import POINTED, POSITION_NAMES, geometry
+from envs.gem_mountain.observe import CAP, GLOBAL, PLANES, encode_cached
 
 PRE, GRAB, SECTION, POST, INFO, SUB, START = range(7)
 PHASE_NAMES = ("PRE", "GRAB", "SECTION", "POST", "INFO", "SUB-STEP", "START")
@@ -145,11 +146,11 @@ class GemMountainGame(Game):
         self.SEC, self.USE, self.ARR, self.POS = M, M + 4, M + 20, M + 22
         self.DIR, self.OPP, self.GEM, self.DONE, self.PASS = M + 30, M + 32, M + 36, M + 43, M + 44
         self.num_actions = M + 45
-        self.cell_features = 113
-        self.global_features = 238
-        self.observation_shape = (113 * M + 238,)
-        self.observation_dtype = np.float32
-        self.observation_low, self.observation_high = -8.0, 8.0
+        self.cell_features = PLANES
+        self.global_features = GLOBAL
+        self.observation_shape = (PLANES * M + GLOBAL,)
+        self.observation_dtype = np.int8
+        self.observation_low, self.observation_high = -CAP, CAP
         if cfg["reward_mode"] == "rank":
             self.reward_range = (-1.0, 1.0)
         else:
@@ -898,8 +899,6 @@ class GemMountainState(State):
 
     # ------------------------------------------------------------ pictures
     def observation(self, player: int) -> np.ndarray:
-        from envs.gem_mountain.observe import encode_cached
-
         return encode_cached(self, player)
 
     def render_ansi(self, viewer: int | None = None) -> str:

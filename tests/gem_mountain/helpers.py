@@ -63,4 +63,6 @@ def holdings(**seats):
 
 
 def obs_cell(state, player: int, r: int, c: int) -> np.ndarray:
-    return state.observation(player)[cell(r, c) * 113: cell(r, c) * 113 + 113]
+    """The 113 plane values of one cell (planes come first, plane k at k*M + cell)."""
+    m = state.game.m
+    return state.observation(player)[: 113 * m].reshape(113, m)[:, cell(r, c)]

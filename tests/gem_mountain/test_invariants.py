@@ -34,7 +34,7 @@ def _play(game, seed, check_obs=False):
             for p in range(game.num_players):
                 o = s.observation(p)
                 assert np.array_equal(o, encode(s, p))
-                assert o.dtype == np.float32 and o.min() >= -8 and o.max() <= 8
+                assert o.dtype == np.int8 and o.min() >= -127 and o.max() <= 127
     assert s.terminal and not s.truncated and s.turn <= M
     assert not any(T.HAS_GEM[d] for d in s.cells if d >= 0)
     r = s.returns()
@@ -93,3 +93,60 @@ def test_clone_is_independent():
     while not c.done:
         c.apply(int(c.legal_actions()[-1]))
     assert s.to_dict() == before
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "default")
+def test_incremental_observation_matches_scratch_after_gaps(cfg):
+    """Seats observe at random moments (as in an AEC loop, where only the mover
+    looks), so the cached view must catch up over several steps at once."""
+    game = GemMountainGame(**cfg)
+    rng = np.random.default_rng(7)
+    for seed in range(6):
+        s = game.new_initial_state(seed)
+        while not s.done:
+            p = int(rng.integers(game.num_players))
+            if rng.random() < 0.4:
+                o = s.observation(p)
+                assert o.shape == game.observation_shape and o.dtype == np.int8
+                assert np.array_equal(o, encode(s, p))
+                o[:] = 0  # the caller owns the returned array
+                assert np.array_equal(s.observation(p), encode(s, p))
+            legal = s.legal_actions()
+            s.apply(int(legal[rng.integers(len(legal))]))
+        for p in range(game.num_players):
+            assert np.array_equal(s.observation(p), encode(s, p))
+
+
+def test_observation_planes_layout():
+    game = GemMountainGame()
+    s = game.new_initial_state(0)
+    o = s.observation(0)
+    M = game.m
+    planes = o[: 113 * M].reshape(113, 6, 6)
+    assert o.shape == (113 * 36 + 239,)
+    assert planes[0].all() and planes[1].all() and planes[2].all()  # full map, face up, known
+    assert planes[3:99].sum() == 4 * M  # one content per section
+    top = set(s.available())
+    assert {int(i) for i in np.flatnonzero(planes[110])} == top
+    gl = o[113 * M:]
+    assert gl[0] == 1 and gl[1 + s.arrows[0]] == 1  # arrow 1 present, at its position
+    assert gl[230:234].sum() == 0 and gl[234] == 1  # no modules, per_window
+    assert gl[237] == 0 and gl[238] == 127  # turn 0, 144 turns left capped
+
+
+def test_pickled_state_keeps_observing_correctly():
+    import pickle
+
+    game = GemMountainGame(dark_tunnels=True, gemshards=True)
+    s = game.new_initial_state(3)
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        s.observation(0), s.observation(1)
+        legal = s.legal_actions()
+        s.apply(int(legal[rng.integers(len(legal))]))
+    t = pickle.loads(pickle.dumps(s))
+    while not t.done:
+        for p in range(2):
+            assert np.array_equal(t.observation(p), encode(t, p))
+        legal = t.legal_actions()
+        t.apply(int(legal[rng.integers(len(legal))]))
