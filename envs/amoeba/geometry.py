@@ -59,6 +59,27 @@ class Geometry:
         # unit's V port (0), E/W sides its H port (1)
         self.slot_plane: list[int] = [(d & 1) * U * U + (s >> 2) for s in range(U * U * 4) for d in (s & 3,)]
         self.center_anchor = (U // 2 - 1) * W + (U // 2 - 1)
+        # anchors whose block overlaps the block of anchor a (a included)
+        self.overlap: list[tuple[int, ...]] = [
+            tuple(sorted({a2 for u in units for a2 in self.unit_anchors[u]})) for units in self.block_units
+        ]
+        self._contacts: dict[int, tuple] = {}
+
+    def contacts(self, a: int, pink8: int) -> tuple:
+        """What a tile with pink ports ``pink8`` at anchor a asks of the blocks
+        next to it: ((a2, ports that must be pink, ports that must be blue), ...)
+        for each anchor a2 with a port facing one of its ports (built lazily)."""
+        key = (a << 8) | pink8
+        t = self._contacts.get(key)
+        if t is None:
+            acc: dict[int, list[int]] = {}
+            for p, s in enumerate(self.port_slot[a]):
+                for a2, bit in self.watchers[s]:
+                    pb_bb = acc.setdefault(a2, [0, 0])
+                    pb_bb[0 if (pink8 >> p) & 1 else 1] |= bit
+            t = tuple((a2, pb, bb) for a2, (pb, bb) in sorted(acc.items()))
+            self._contacts[key] = t
+        return t
 
     def anchor_rc(self, a: int) -> tuple[int, int]:
         return divmod(a, self.W)

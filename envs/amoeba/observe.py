@@ -41,12 +41,13 @@ def _scores(st):
         n = st.game.num_players
         scores = [0] * n
         largest = [0] * n
-        for members, _, own in st.comps.values():
-            if own >= 0:
-                m = len(members)
-                scores[own] += m
-                if m > largest[own]:
-                    largest[own] = m
+        comps = st.comps
+        for cid in st.owned:
+            members, _, own = comps[cid]
+            m = len(members)
+            scores[own] += m
+            if m > largest[own]:
+                largest[own] = m
         cached = ([min(x, 127) for x in scores], [min(x, 127) for x in largest])
         st._board_cache = cached
     return cached
@@ -55,26 +56,30 @@ def _scores(st):
 _LUTS: dict = {}
 
 
-def _lut(n: int, player: int) -> np.ndarray:
+def _lut(n: int, player: int) -> bytes:
+    """Byte translation table: stored owner code (1 + seat) -> 1 + relative seat."""
     key = (n, player)
     lut = _LUTS.get(key)
     if lut is None:
-        lut = np.zeros(6, dtype=np.int8)
+        table = list(range(256))
         for s in range(n):
-            lut[s + 1] = 1 + (s - player) % n
+            table[s + 1] = 1 + (s - player) % n
+        lut = bytes(table)
         _LUTS[key] = lut
     return lut
 
 
+_FLIP = bytes([1, 0] + list(range(2, 256)))  # on the table (1) -> not unseen (0)
+
+
 def encode(st, player: int) -> np.ndarray:
+    """The observation of ``player``, assembled as bytes from the incrementally
+    kept planes (a fresh array each call; nothing the state holds is shared)."""
     game = st.game
     n = game.num_players
     UU = game.U * game.U
-    bl = NUM_PLANES * UU
-    out = np.zeros(game.observation_shape[0], dtype=np.int8)
     planes = st.planes
-    out[:bl] = planes
-    out[12 * UU : 14 * UU] = _lut(n, player)[planes[12 * UU : 14 * UU]]
+    lo, hi = 12 * UU, 14 * UU
     glob = []
     hand = st.hands[player]
     for t in hand[:HAND_SLOTS]:
@@ -98,16 +103,86 @@ def encode(st, player: int) -> np.ndarray:
         glob.extend((1, st.supply[s], sc[s], lg[s], len(st.hands[s])))
     glob.extend(_ZEROS[: 5 * (SEATS - n)])
     glob.append(len(st.pile))
-    i = bl + len(glob)
-    out[bl:i] = glob
-    unseen = out[i : i + NUM_TILES]
-    unseen[:] = 1
-    unseen -= st.on_board
-    if hand:
-        unseen[hand] = 0
-    if st.removed[player]:
-        unseen[st.removed[player]] = 0
-    out[i + NUM_TILES] = min(127, (100 * st.turn) // max(1, game.max_turns))
+    unseen = st.on_board.translate(_FLIP)
+    for t in hand:
+        unseen[t] = 0
+    for t in st.removed[player]:
+        unseen[t] = 0
+    unseen.append(min(127, (100 * st.turn) // max(1, game.max_turns)))
+    buf = planes[:lo]
+    buf += planes[lo:hi].translate(_lut(n, player))
+    buf += planes[hi:]
+    buf += bytes(glob)
+    buf += unseen
+    return np.frombuffer(buf, dtype=np.int8)
+
+
+def encode_reference(st, player: int) -> np.ndarray:
+    """The same observation built from scratch from the table (slow; for tests)."""
+    game = st.game
+    geo = game.geo
+    U = game.U
+    UU = U * U
+    n = game.num_players
+    out = np.zeros(game.observation_shape[0], dtype=np.int8)
+    pl = out[: NUM_PLANES * UU].reshape(NUM_PLANES, UU)
+    offer = st.offers[st.offer_i] if st.phase == 2 and st.offers else None
+    for u in range(UU):
+        k = st.unit_vis[u]
+        if k < 0:
+            continue
+        a, _tile, _rot, level, _cov = st.placements[k]
+        ar, ac = geo.anchor_rc(a)
+        r, c = divmod(u, U)
+        pl[0, u] = 1
+        pl[1, u] = level == 2
+        pl[2, u] = r == ar
+        pl[3, u] = c == ac
+        for d in range(4):
+            s = u * 4 + d
+            f = geo.face[s]
+            if f >= 0 and st.unit_vis[f >> 2] == k:
+                continue
+            p = st.slot_piece[s]
+            if p < 0:
+                continue
+            port = d & 1
+            members, nopen, owner = st.comps[st.piece_comp[p]]
+            pl[4 + port, u] = st.piece_num[p]
+            pl[6 + port, u] = f < 0 or st.unit_vis[f >> 2] < 0
+            pl[8 + port, u] = min(len(members), 127)
+            pl[10 + port, u] = nopen == 0
+            pl[12 + port, u] = 0 if owner < 0 else 1 + (owner - player) % n
+            pl[14 + port, u] = offer is not None and st.piece_comp[p] == offer
+    i = NUM_PLANES * UU
+    hand = st.hands[player]
+    for j in range(HAND_SLOTS):
+        if j < len(hand):
+            out[i] = 1
+            out[i + 1 : i + 9] = PORT_PIECE_NUM[hand[j] * 4]
+        i += 9
+    if st.sel is not None and st.cur == player and st.phase == 1:
+        out[i + st.sel[0] * 4 + st.sel[1]] = 1
+    i += 12
+    out[i] = st.die
+    out[i + 1] = max(st.left, 0)
+    if 0 <= st.phase <= 2:
+        out[i + 2 + st.phase] = 1
+    out[i + 5] = st.first_pending
+    i += 6
+    scores, largest = st.scores(), st.largest()
+    for k in range(n):
+        s = (player + k) % n
+        out[i : i + 5] = (1, st.supply[s], min(scores[s], 127), min(largest[s], 127), len(st.hands[s]))
+        i += 5
+    i += 5 * (SEATS - n)
+    out[i] = len(st.pile)
+    i += 1
+    known = {pl_[1] for pl_ in st.placements} | set(hand) | set(st.removed[player])
+    for t in range(NUM_TILES):
+        out[i + t] = t not in known
+    i += NUM_TILES
+    out[i] = min(127, (100 * st.turn) // max(1, game.max_turns))
     return out
 
 

@@ -19,10 +19,28 @@ from envs.core.dice import roll
 from envs.core.ranking import rank_rewards
 from envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
 from envs.amoeba.geometry import geometry
-from envs.amoeba.tiles import DISTINCT_ROTS, NUM_TILES, ORIENTED, PINK8_LIST, notation
+from envs.amoeba.tiles import ALL_ORIENTED, BLUE_AT, DISTINCT_ROTS, NUM_TILES, ORIENTED, PINK8_LIST, PINK_AT, notation
 
 SELECT, ANCHOR, CLAIM, OVER = 0, 1, 2, -1
 PHASE_NAMES = {SELECT: "select", ANCHOR: "anchor", CLAIM: "claim", OVER: "over"}
+
+# Requirement key of an empty block: (ports that must be blue) << 8 | (ports
+# that must be pink). -> bit mask of the oriented tiles that fit (bit o).
+_COMPAT: dict[int, int] = {}
+
+
+def compat(key: int) -> int:
+    m = _COMPAT.get(key)
+    if m is None:
+        br, pr = key >> 8, key & 255
+        m = ALL_ORIENTED
+        for p in range(8):
+            if (br >> p) & 1:
+                m &= BLUE_AT[p]
+            if (pr >> p) & 1:
+                m &= PINK_AT[p]
+        _COMPAT[key] = m
+    return m
 
 
 class AmoebaGame(Game):
@@ -200,21 +218,26 @@ class AmoebaState(State):
         self.placements: list[list[int]] = []  # [anchor, tile, rot, level, covered]
         self.place_pieces: list[list[int]] = []
         self.unit_vis = [-1] * (U * U)
-        self.height = np.zeros(U * U, dtype=np.int8)
-        # the observation's board planes, kept up to date move by move (see observe.py)
-        self.planes = np.zeros(game.num_planes * U * U, dtype=np.int8)
-        self.on_board = np.zeros(NUM_TILES, dtype=np.int8)
-        self.slot_piece = np.full(U * U * 4 + 1, -1, dtype=np.int32)  # last entry: a dummy slot
+        # the observation's board planes, kept up to date move by move (see
+        # observe.py); a bytearray, as single-byte writes to it are cheap
+        self.planes = bytearray(game.num_planes * U * U)
+        self.on_board = bytearray(NUM_TILES)
+        self.slot_piece = [-1] * (U * U * 4 + 1)  # last entry: a dummy slot
         self.piece_slots: list[tuple[int, ...]] = []
         self.piece_place: list[int] = []
         self.piece_num: list[int] = []
         self.piece_comp: list[int] = []
         self.comps: dict[int, list] = {}  # cid -> [members, open ports, owner]
+        self.owned: set[int] = set()  # cids of the claimed amoebas
         self.next_cid = 0
-        self.breq = np.zeros(g.num_anchors, dtype=np.int64)  # ports that must be blue, per anchor
-        self.preq = np.zeros(g.num_anchors, dtype=np.int64)  # ports that must be pink, per anchor
+        self.breq = [0] * g.num_anchors  # ports that must be blue, per anchor
+        self.preq = [0] * g.num_anchors  # ports that must be pink, per anchor
         self.free = [True] * g.num_anchors
-        self.frontier: set[int] = set()
+        # the frontier (empty blocks next to the table): compat() mask per
+        # anchor, and the anchors grouped by that mask
+        self.fmask = [0] * g.num_anchors
+        self.fgroups: dict[int, set[int]] = {}
+        self._gunion: int | None = None  # OR of compat() over the frontier's keys
         self.first_pending = True
         # turn
         self.cur = 0
@@ -245,20 +268,22 @@ class AmoebaState(State):
         st.placements = [p[:] for p in self.placements]
         st.place_pieces = [p[:] for p in self.place_pieces]
         st.unit_vis = self.unit_vis[:]
-        st.height = self.height.copy()
-        st.planes = self.planes.copy()
-        st.on_board = self.on_board.copy()
-        st.slot_piece = self.slot_piece.copy()
+        st.planes = self.planes[:]
+        st.on_board = self.on_board[:]
+        st.slot_piece = self.slot_piece[:]
         st.piece_slots = self.piece_slots[:]
         st.piece_place = self.piece_place[:]
         st.piece_num = self.piece_num[:]
         st.piece_comp = self.piece_comp[:]
         st.comps = {k: [v[0][:], v[1], v[2]] for k, v in self.comps.items()}
+        st.owned = set(self.owned)
         st.next_cid = self.next_cid
-        st.breq = self.breq.copy()
-        st.preq = self.preq.copy()
+        st.breq = self.breq[:]
+        st.preq = self.preq[:]
         st.free = self.free[:]
-        st.frontier = set(self.frontier)
+        st.fmask = self.fmask[:]
+        st.fgroups = {k: set(v) for k, v in self.fgroups.items()}
+        st._gunion = self._gunion
         st.first_pending = self.first_pending
         st.cur = self.cur
         st.phase = self.phase
@@ -309,6 +334,8 @@ class AmoebaState(State):
         cid = self.next_cid
         self.next_cid += 1
         self.comps[cid] = [members, open_ports, owner]
+        if owner >= 0:
+            self.owned.add(cid)
         pc = self.piece_comp
         for p in members:
             pc[p] = cid
@@ -339,32 +366,45 @@ class AmoebaState(State):
         self.placements.append([a, tile, rot, 1, 0])
         pl = self.planes
         UU = self.game.U * self.game.U
-        for i, u in enumerate(units):
-            pl[u] = 1
-            pl[2 * UU + u] = i < 2
-            pl[3 * UU + u] = i == 0 or i == 3
+        u0, u1, u2, u3 = units
+        pl[u0] = pl[u1] = pl[u2] = pl[u3] = 1
+        pl[2 * UU + u0] = pl[2 * UU + u1] = 1
+        pl[3 * UU + u0] = pl[3 * UU + u3] = 1
+        vis[u0] = vis[u1] = vis[u2] = vis[u3] = k
         self.on_board[tile] = 1
         spi = g.slot_plane
-        for u in units:
-            vis[u] = k
-            self.height[u] = 1
         free = self.free
-        frontier = self.frontier
-        for u in units:
-            for a2 in g.unit_anchors[u]:
+        groups = self.fgroups
+        breq, preq, fmask = self.breq, self.preq, self.fmask
+        for a2 in g.overlap[a]:
+            if free[a2]:
                 free[a2] = False
-                frontier.discard(a2)
-        breq, preq = self.breq, self.preq
-        watchers = g.watchers
-        for p in range(8):
-            pink = (pink8 >> p) & 1
-            for a2, bit in watchers[slots[p]]:
-                if pink:
-                    preq[a2] |= bit
-                else:
-                    breq[a2] |= bit
-                if free[a2]:
-                    frontier.add(a2)
+                if breq[a2] | preq[a2]:
+                    grp = groups[fmask[a2]]
+                    grp.discard(a2)
+                    if not grp:
+                        del groups[fmask[a2]]
+        for a2, pb, bb in g.contacts(a, pink8):
+            if not free[a2]:
+                continue
+            b, q = breq[a2], preq[a2]
+            if b | q:
+                grp = groups[fmask[a2]]
+                grp.discard(a2)
+                if not grp:
+                    del groups[fmask[a2]]
+            b |= bb
+            q |= pb
+            breq[a2] = b
+            preq[a2] = q
+            m = compat((b << 8) | q)
+            fmask[a2] = m
+            grp = groups.get(m)
+            if grp is None:
+                groups[m] = {a2}
+            else:
+                grp.add(a2)
+        self._gunion = None
         # pieces and amoebas
         comps = self.comps
         pc = self.piece_comp
@@ -388,7 +428,7 @@ class AmoebaState(State):
                     comps[pc[pid]][1] += 1
                     pl[6 * UU + spi[s]] = 1
                     continue
-                q = int(sp[f])
+                q = sp[f]
                 cq = pc[q]
                 comps[cq][1] -= 1
                 pl[6 * UU + spi[f]] = 0
@@ -428,6 +468,10 @@ class AmoebaState(State):
     def set_owner(self, cid: int, seat: int) -> None:
         """Put seat's nucleus on an amoeba (-1: none); no supply change."""
         self.comps[cid][2] = seat
+        if seat >= 0:
+            self.owned.add(cid)
+        else:
+            self.owned.discard(cid)
         self._paint(cid)
         self._dirty()
 
@@ -443,6 +487,8 @@ class AmoebaState(State):
         A[1] += B[1]
         if B[2] >= 0 and A[2] < 0:
             A[2] = B[2]
+            self.owned.add(ca)
+        self.owned.discard(cb)
         del comps[cb]
 
     def _top_components(self, o: int, k: int):
@@ -525,13 +571,13 @@ class AmoebaState(State):
         self.on_board[tile] = 1
         for u in g.block_units[a]:
             self.unit_vis[u] = k
-            self.height[u] = 2
             pl[UU + u] = 1
         pc = self.piece_comp
         for p in self.place_pieces[k_g]:
             pc[p] = -1
         for c in old:
             del self.comps[c]
+            self.owned.discard(c)
         sp = self.slot_piece
         new_pids = []
         for i, ps in enumerate(new_slots):
@@ -551,6 +597,13 @@ class AmoebaState(State):
         return k
 
     # --------------------------------------------------------------- queries
+    @property
+    def height(self) -> np.ndarray:
+        """Height per unit (0 empty, 1 ground, 2 top), read off the planes."""
+        UU = self.game.U * self.game.U
+        occ_top = np.frombuffer(self.planes, dtype=np.int8, count=2 * UU).reshape(2, UU)
+        return occ_top[0] + occ_top[1]
+
     def piece_num_arr(self) -> np.ndarray:
         """Piece number (1..3 within its tile) per piece id, with a trailing 0
         so that index -1 (no piece) reads 0."""
@@ -598,13 +651,28 @@ class AmoebaState(State):
         return out
 
     # --------------------------------------------------------------- options
-    def _frontier_arrays(self):
-        fa = self._cache.get("frontier")
-        if fa is None:
-            F = np.array(sorted(self.frontier), dtype=np.int64)
-            fa = (F, self.breq[F], self.preq[F])
-            self._cache["frontier"] = fa
-        return fa
+    def _ground_union(self) -> int:
+        """Bit mask of the oriented tiles that fit at some ground anchor."""
+        gu = self._gunion
+        if gu is None:
+            if self.first_pending:
+                gu = ALL_ORIENTED
+            else:
+                gu = 0
+                for m in self.fgroups:
+                    gu |= m
+            self._gunion = gu
+        return gu
+
+    def _ground(self, o: int) -> list[int]:
+        """Legal ground anchors of oriented tile o."""
+        if self.first_pending:
+            return [self.game.geo.center_anchor]
+        out: list[int] = []
+        for m, grp in self.fgroups.items():
+            if (m >> o) & 1:
+                out.extend(grp)
+        return out
 
     def _top_candidates(self):
         tc = self._cache.get("topcand")
@@ -615,8 +683,10 @@ class AmoebaState(State):
             cand = set()
             pl = self.placements
             pp = self.piece_place
-            for members, nopen, owner in self.comps.values():
-                if owner >= 0 and owner != mover and nopen == 0 and len(members) >= ms:
+            comps = self.comps
+            for cid in self.owned:
+                members, nopen, owner = comps[cid]
+                if owner != mover and nopen == 0 and len(members) >= ms:
                     for p in members:
                         k = pp[p]
                         if pl[k][3] == 1 and not pl[k][4]:
@@ -625,33 +695,13 @@ class AmoebaState(State):
             self._cache["topcand"] = tc
         return tc
 
-    def _options(self, o: int):
-        """(ground anchors array, {anchor: split plan}) for oriented tile o."""
-        res = self._cache.get(o)
-        if res is None:
-            self._hand_options([o])
-            res = self._cache[o]
-        return res
-
-    def _hand_options(self, os_: list[int]) -> None:
-        """Fill the option cache for several oriented tiles at once (one
-        vectorised test of the frontier against all their colour patterns)."""
-        cache = self._cache
-        os_ = [o for o in os_ if o not in cache]
-        if not os_:
-            return
-        g = self.game.geo
-        if self.first_pending:
-            centre = np.array([g.center_anchor], dtype=np.int64)
-            for o in os_:
-                cache[o] = (centre, {})
-            return
-        F, br, pr = self._frontier_arrays()
-        P = np.array([PINK8_LIST[o] for o in os_], dtype=np.int64)[:, None]
-        ok = ((br[None, :] & P) == 0) & ((pr[None, :] & (255 ^ P)) == 0)
-        cands = self._top_candidates()
-        for i, o in enumerate(os_):
+    def _tops(self, o: int) -> dict:
+        """{anchor: split plan} of the legal top placements of oriented tile o."""
+        key = ("top", o)
+        tops = self._cache.get(key)
+        if tops is None:
             tops = {}
+            cands = self._top_candidates()
             if cands:
                 pink8 = PINK8_LIST[o]
                 for k in cands:
@@ -662,7 +712,12 @@ class AmoebaState(State):
                     plan = self._plan_top(o, k, self.cur)
                     if plan is not None:
                         tops[pl[0]] = plan
-            cache[o] = (F[ok[i]], tops)
+            self._cache[key] = tops
+        return tops
+
+    def _options(self, o: int):
+        """(legal ground anchors, {anchor: split plan}) for oriented tile o."""
+        return self._ground(o), self._tops(o)
 
     def _hand_oriented(self) -> list[int]:
         rot_ok = self.game.config["allow_rotation"]
@@ -758,12 +813,9 @@ class AmoebaState(State):
         }
 
     def _any_select(self) -> bool:
-        os_ = self._hand_oriented()
-        self._hand_options(os_)
-        cache = self._cache
-        for o in os_:
-            ground, tops = cache[o]
-            if len(ground) or tops:
+        gu = self._ground_union()
+        for o in self._hand_oriented():
+            if (gu >> o) & 1 or self._tops(o):
                 return True
         return False
 
@@ -780,33 +832,38 @@ class AmoebaState(State):
     def truncated(self) -> bool:
         return self._truncated and not self._terminal
 
-    def legal_action_mask(self) -> np.ndarray:
+    def _mask_bytes(self) -> bytearray:
+        """The legal actions as one byte per action (cached until the next change)."""
         m = self._cache.get("mask")
         if m is not None:
-            return m.copy()
+            return m
         game = self.game
-        m = np.zeros(game.num_actions, dtype=bool)
+        m = bytearray(game.num_actions)
         if self._terminal or self._truncated:
             pass
         elif self.phase == SELECT:
             rot_ok = game.config["allow_rotation"]
-            self._hand_options(self._hand_oriented())
+            gu = self._ground_union()
             for s, t in enumerate(self.hands[self.cur]):
                 for r in DISTINCT_ROTS[t] if rot_ok else (0,):
-                    ground, tops = self._options(t * 4 + r)
-                    if len(ground) or tops:
-                        m[4 * s + r] = True
+                    o = t * 4 + r
+                    if (gu >> o) & 1 or self._tops(o):
+                        m[4 * s + r] = 1
         elif self.phase == ANCHOR:
             s, r = self.sel
-            ground, tops = self._options(self.hands[self.cur][s] * 4 + r)
-            m[12 + ground] = True
-            for a in tops:
-                m[12 + a] = True
+            o = self.hands[self.cur][s] * 4 + r
+            for a in self._ground(o):
+                m[12 + a] = 1
+            for a in self._tops(o):
+                m[12 + a] = 1
         elif self.phase == CLAIM:
-            m[game.CLAIM_YES] = True
-            m[game.CLAIM_NO] = True
+            m[game.CLAIM_YES] = 1
+            m[game.CLAIM_NO] = 1
         self._cache["mask"] = m
-        return m.copy()
+        return m
+
+    def legal_action_mask(self) -> np.ndarray:
+        return np.frombuffer(self._mask_bytes()[:], dtype=np.bool_)
 
     def apply(self, action: int) -> None:
         game = self.game
@@ -818,11 +875,7 @@ class AmoebaState(State):
             raise ValueError(f"amoeba_v0: action must be an integer, got {action!r}") from None
         if not 0 <= a < game.num_actions:
             raise ValueError(f"amoeba_v0: action {a} outside 0..{game.num_actions - 1}")
-        m = self._cache.get("mask")
-        if m is None:
-            self.legal_action_mask()
-            m = self._cache["mask"]
-        if not m[a]:
+        if not self._mask_bytes()[a]:
             raise ValueError(f"amoeba_v0: illegal action {a} ({self.action_to_string(a)}) in phase "
                              f"{self.phase_name()}")
         if self.phase == SELECT:
@@ -836,8 +889,7 @@ class AmoebaState(State):
             t = hand[s]
             o = t * 4 + r
             anchor = a - 12
-            ground, tops = self._options(o)
-            plan = tops.get(anchor)
+            plan = self._tops(o).get(anchor)
             self.last_split = None
             if plan is not None:
                 self._resolve_split(t, r, plan)
@@ -855,6 +907,7 @@ class AmoebaState(State):
         self._paint_offer(cid, 0)
         if a == game.CLAIM_YES:
             self.comps[cid][2] = self.cur
+            self.owned.add(cid)
             self.supply[self.cur] -= 1
             self._paint(cid)
         self.offer_i += 1

@@ -103,3 +103,9 @@ for _o, _pcs in enumerate(ORIENTED):
     for _i, _piece in enumerate(_pcs):
         for _p in _piece:
             PORT_PIECE_NUM[_o, _p] = _i + 1
+# Per port p: a bit mask over the oriented tiles (bit o) whose port p is pink.
+# A place that needs some ports pink and others blue admits the oriented tiles
+# in the AND of these masks (and of their complements), one big-int AND a port.
+ALL_ORIENTED = (1 << (NUM_TILES * 4)) - 1
+PINK_AT: list[int] = [sum(1 << o for o in range(NUM_TILES * 4) if (PINK8_LIST[o] >> p) & 1) for p in range(8)]
+BLUE_AT: list[int] = [ALL_ORIENTED ^ m for m in PINK_AT]

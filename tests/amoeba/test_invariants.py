@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from envs.amoeba.observe import encode_reference
 from envs.amoeba.tiles import ORIENTED
 from helpers import game
 
@@ -68,6 +69,7 @@ def check(st):
     # heights and storeys
     assert st.height.max() <= 2
     # incremental bookkeeping equals a recomputation
+    assert st.owned == {cid for cid, v in st.comps.items() if v[2] >= 0}
     mine = {(frozenset(v[0]), v[1]) for v in st.comps.values()}
     assert mine == recompute(st)
     if not st.done:
@@ -162,9 +164,11 @@ def test_incremental_planes_match_recomputation(n):
         rng = np.random.default_rng(seed)
         while not st.done:
             st.apply(int(rng.choice(st.legal_actions())))
-            assert np.array_equal(st.planes, planes_from_scratch(st))
+            assert np.array_equal(np.frombuffer(st.planes, dtype=np.int8), planes_from_scratch(st))
+            viewer = int(rng.integers(n))
+            assert np.array_equal(st.observation(viewer), encode_reference(st, viewer))
             back = g.state_from_dict(st.to_dict())
             if rng.random() < 0.05:
-                assert np.array_equal(back.planes, st.planes)
+                assert back.planes == st.planes
                 for p in range(n):
                     assert np.array_equal(back.observation(p), st.observation(p))
