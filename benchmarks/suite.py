@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import gc
+import os
+from pathlib import Path
 from typing import Any, Callable
 
 from benchmarks import machine, report
@@ -13,9 +15,14 @@ from benchmarks.subjects import Subject
 from benchmarks.timing import Settings
 
 
+_ROOT = str(Path(__file__).resolve().parent.parent) + os.sep
+
+
 def _error(subject: Subject, exc: Exception) -> dict[str, Any]:
+    """The subject with its error (paths shown relative to the project)."""
+    text = f"{type(exc).__name__}: {exc}".replace(_ROOT, "")
     return {"name": subject.name, "label": subject.label, "kind": subject.kind,
-            "config": subject.config, "error": f"{type(exc).__name__}: {exc}"}
+            "config": subject.config, "error": text}
 
 
 def run(

@@ -1,6 +1,7 @@
 """Ratios, targets and the written report, from results of a real tiny run."""
 
 import json
+from pathlib import Path
 
 from benchmarks import report, suite
 from benchmarks.subjects import Subject, floor_subject, game_subjects_for
@@ -33,10 +34,10 @@ def test_ratios_divide_medians_of_the_same_run():
 
 def test_a_failing_subject_is_reported_not_fatal():
     def broken():
-        raise RuntimeError("no board")
+        raise RuntimeError(f"no board ({Path(suite.__file__).resolve()})")
 
     result = suite.run([Subject(name="broken", kind="game", make_env=broken), floor_subject()], TINY)
-    assert result["results"][0]["error"] == "RuntimeError: no board"
+    assert result["results"][0]["error"] == "RuntimeError: no board (benchmarks/suite.py)"
     assert "aec" in result["results"][1]
     assert "error: RuntimeError: no board" in report.markdown(result)
 
