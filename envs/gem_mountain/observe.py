@@ -73,6 +73,17 @@ class _Tables:
                 row[9 * j + 1 + p] = 1
             self.arrow_rows[key] = row
         self.dyn_cache: dict[tuple, np.ndarray] = {}
+        self.dyn_bytes: dict[tuple, bytes] = {}
+        # the same rows as bytes, for the cached encoder's bytearray writes
+        self.cell_bytes = [row.tobytes() for row in tab]
+        self.peek_bytes = [[row.tobytes() for row in rel] for rel in self.peekrel]
+        self.arrow_bytes = {k: v.tobytes() for k, v in self.arrow_rows.items()}
+        self.secret_bytes = {}
+        for sec in range(-1, T.NUM_CONTENTS):
+            row = np.zeros(24, dtype=np.int8)
+            row[sec if sec >= 0 else T.UNKNOWN] = 1
+            self.secret_bytes[sec] = row.tobytes()
+        self.zero_tail = bytes(PLANES - P_ARROWS)
         cfg = game.config
         self.tail = np.array([bool(cfg[k]) for k in T.MODULES] + [game.limit == k for k in range(3)],
                              dtype=np.int8)
@@ -115,6 +126,7 @@ class _Tables:
                 row[G_ARROW - G_PHASE + carrow] = 1
         row[G_OWED - G_PHASE:] = key[4:]
         self.dyn_cache[key] = row
+        self.dyn_bytes[key] = row.tobytes()
         return row
 
 
@@ -127,8 +139,21 @@ def _tables(game) -> _Tables:
 
 # ------------------------------------------------------------------ pieces
 def _arrow_key(st) -> tuple:
+    """(arrow positions..., top layer per arrow..., second layer per arrow...)."""
     arrows = st.arrows
-    return tuple(arrows) + tuple(st.top_k(p) for p in arrows) + tuple(st.second_k(p) for p in arrows)
+    tops, secs = [], []
+    for p in arrows:
+        top = sec = -1
+        for k, v in enumerate(st.cnt[p]):
+            if v:
+                if top < 0:
+                    top = k
+                else:
+                    sec = k
+                    break
+        tops.append(top)
+        secs.append(sec)
+    return tuple(arrows + tops + secs)
 
 
 def _dyn_key(st) -> tuple:
@@ -250,16 +275,16 @@ def encode(st, me: int) -> np.ndarray:
 
 
 class _ViewCache:
-    """The last observation built for one seat, and what it was built from."""
+    """The last observation built for one seat, and what it was built from.
+    The vector lives in a bytearray (cheap item and slice writes from Python)
+    with a numpy view over the same memory for the vectorised plane updates."""
 
-    __slots__ = ("obs", "planes", "gl", "logpos", "key", "coll", "seat_ver", "seen_ver", "secret",
+    __slots__ = ("buf", "obs", "planes", "logpos", "key", "coll", "seat_ver", "seen_ver", "secret",
                  "arrows", "prism", "dyn", "turn")
 
     def __init__(self, st, obs, me) -> None:
-        M = st.game.m
-        self.obs = obs
-        self.planes = obs[: PLANES * M].reshape(PLANES, M)
-        self.gl = obs[PLANES * M:]
+        self.buf = bytearray(obs.tobytes())
+        self._views()
         self.logpos = len(st._log)
         self.key = _arrow_key(st)
         self.coll = st.coll_ver
@@ -271,15 +296,18 @@ class _ViewCache:
         self.dyn = _dyn_key(st)
         self.turn = st.turn
 
-    def __getstate__(self) -> dict:  # the plane and global views are rebuilt, never pickled
-        return {k: getattr(self, k) for k in self.__slots__ if k not in ("planes", "gl")}
+    def _views(self) -> None:
+        self.obs = np.frombuffer(self.buf, dtype=np.int8)
+        m = (len(self.buf) - GLOBAL) // PLANES
+        self.planes = self.obs[: PLANES * m].reshape(PLANES, m)
+
+    def __getstate__(self) -> dict:  # the numpy views are rebuilt, never pickled
+        return {k: getattr(self, k) for k in self.__slots__ if k not in ("obs", "planes")}
 
     def __setstate__(self, data: dict) -> None:
         for k, v in data.items():
             setattr(self, k, v)
-        m = (len(self.obs) - GLOBAL) // PLANES
-        self.planes = self.obs[: PLANES * m].reshape(PLANES, m)
-        self.gl = self.obs[PLANES * m:]
+        self._views()
 
 
 def encode_cached(st, me: int) -> np.ndarray:
@@ -289,61 +317,76 @@ def encode_cached(st, me: int) -> np.ndarray:
     if cache is None:
         obs = encode(st, me)
         st._ocache[me] = _ViewCache(st, obs, me)
-        return obs.copy()
+        return obs
     g = st.game
     t = g._obs_tables
-    planes = cache.planes
+    buf = cache.buf
+    M = g.m
     arrows = st.arrows
     log = st._log
     map_moved = cache.logpos != len(log)
+    only_removed = False
     if map_moved:
         changed = log[cache.logpos:]
         cache.logpos = len(log)
-        if len(changed) == 1:
-            i = changed[0]
-            planes[:P_PEEK, i] = t.cell_rows[_codes_at(st, me, changed, t)[0]]
-            if g.dark:
-                planes[P_PEEK:P_ARROWS, i] = t.peekrel[me][st.peek[i]]
-        else:
+        if len(changed) > 1:
             changed = sorted(set(changed))
-            planes[:P_PEEK, changed] = t.cell_rows[_codes_at(st, me, changed, t)].T
-            if g.dark:
-                planes[P_PEEK:P_ARROWS, changed] = t.peekrel[me][[st.peek[i] for i in changed]].T
-    arrows_moved = cache.arrows != arrows
-    if map_moved or arrows_moved or cache.prism != st.prism_on:
+        cells = st.cells
+        only_removed = True
+        for i, code in zip(changed, _codes_at(st, me, changed, t)):
+            buf[i: i + P_PEEK * M: M] = t.cell_bytes[code]
+            if cells[i] >= 0:
+                only_removed = False
+        if g.dark:
+            peek = st.peek
+            rel = t.peek_bytes[me]
+            for i in changed:
+                buf[i + P_PEEK * M: i + P_ARROWS * M: M] = rel[peek[i]]
+    if map_moved or cache.prism != st.prism_on or cache.arrows != arrows:
         key = _arrow_key(st)
-        if map_moved or key != cache.key or (t.split and cache.prism != st.prism_on):
-            _write_arrow_planes(st, t, planes, key)
+        if key != cache.key or (t.split and cache.prism != st.prism_on) or (map_moved and not only_removed):
+            _write_arrow_planes(st, t, cache.planes, key)
             cache.key = key
+        elif map_moved:  # tiles left the map, the layers did not move: clear their columns
+            zero = t.zero_tail
+            for i in changed:
+                buf[i + P_ARROWS * M: PLANES * M: M] = zero
         cache.prism = st.prism_on
-    gl = cache.gl
-    if arrows_moved:
+    G = PLANES * M
+    if cache.arrows != arrows:
         cache.arrows = list(arrows)
-        gl[0:18] = t.arrow_rows[tuple(arrows)]
+        buf[G: G + 18] = t.arrow_bytes[tuple(arrows)]
     if cache.coll != st.coll_ver:
         cache.coll = st.coll_ver
         sv, cv = st.seat_ver, cache.seat_ver
         for k, q in enumerate(t.orders[me]):
             if sv[q] != cv[q]:
                 cv[q] = sv[q]
-                o = G_SEATS + SEAT * k + 1
-                gl[o: o + 24] = _seat_row(st, me, q)
-        _write_scores(st, me, t, gl)
+                o = G + G_SEATS + SEAT * k + 1
+                buf[o: o + 24] = bytes(_seat_row(st, me, q))
+        scores = _scores(st, me)
+        o = G + G_SEATS + 25
+        for q in t.orders[me]:
+            x = scores[q]
+            buf[o] = (x if x <= CAP else CAP) & 255 if x >= -CAP else 129
+            o += SEAT
         sec = st.secret[me]
         if sec != cache.secret:
             cache.secret = sec
-            gl[G_SECRET:G_PHASE] = 0
-            gl[G_SECRET + (sec if sec >= 0 else T.UNKNOWN)] = 1
+            buf[G + G_SECRET: G + G_PHASE] = t.secret_bytes[sec]
     if cache.seen_ver != st.seen_ver or (map_moved and g.dark):
         cache.seen_ver = st.seen_ver
-        gl[G_UNSEEN:G_TAIL] = _unseen(st, me, t)
+        buf[G + G_UNSEEN: G + G_TAIL] = bytes(_unseen(st, me, t))
     key = (-1 if (st.over or st.trunc) else st.phase, st.res, st.sub, st.carrow, st.owed, st.lantern,
            st.used_pre, st.used_post, st.anchor, st.prism_on)
     if key != cache.dyn:
         cache.dyn = key
-        row = t.dyn_cache.get(key)
-        gl[G_PHASE:G_UNSEEN] = row if row is not None else t.dyn_row(key)
+        row = t.dyn_bytes.get(key)
+        if row is None:
+            t.dyn_row(key)
+            row = t.dyn_bytes[key]
+        buf[G + G_PHASE: G + G_UNSEEN] = row
     if cache.turn != st.turn:
         cache.turn = st.turn
-        gl[G_TURN:] = _turn_pair(st)
+        buf[G + G_TURN: G + GLOBAL] = bytes(_turn_pair(st))
     return cache.obs.copy()

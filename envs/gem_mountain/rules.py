@@ -26,6 +26,9 @@ START_TILES = ("none", "action", "action_secret", "any", "any_secret")
 ACTION_LIMITS = ("per_window", "per_turn", "unlimited")
 REWARD_MODES = ("rank", "score_diff")
 NEEDS_ARROW = (T.GUST, T.COMPASS, T.FLARE, T.AVALANCHE)
+# action types whose USE has a condition beyond holding the tile (table 2.4)
+_CONDITIONAL = [t in (T.TUNNEL, T.ANCHOR, T.LANTERN, T.FLARE, T.PRISM, T.THIEF, T.GIFT)
+                for t in range(T.NUM_ACTION_TYPES)]
 
 
 class GemMountainGame(Game):
@@ -356,14 +359,18 @@ class GemMountainState(State):
 
     # ---------------------------------------------------------------- masks
     def _usable(self) -> list[int]:
+        """Action types the player may USE now (holds one not taken in this window)."""
         p = self.player
-        acts, wt, sec = self.acts[p], self.wtaken, self.secret[p]
-        out = []
-        for t in range(15):
-            have = acts[t] - wt[t] + (1 if sec == 7 + t else 0)
-            if have >= 1 and self._use_condition(t):
-                out.append(t)
-        return out
+        acts, sec = self.acts[p], self.secret[p]
+        wt = self.wtaken
+        held = [t for t in range(15) if acts[t] > wt[t]]
+        if sec >= 7 and sec - 7 not in held and sec - 7 < 15:
+            held.append(sec - 7)
+            held.sort()
+        if not held:
+            return held
+        cond = _CONDITIONAL
+        return [t for t in held if not cond[t] or self._use_condition(t)]
 
     def _use_condition(self, t: int) -> bool:
         if t == T.TUNNEL:
@@ -757,6 +764,16 @@ class GemMountainState(State):
     @staticmethod
     def score_counts(counts: list[list[int]]) -> list[int]:
         """Most of a gem: +value per gem; least: -value per gem (all tied: net 0)."""
+        if len(counts) == 2:
+            s0 = s1 = 0
+            for v, x, y in zip(T.GEM_VALUES, counts[0], counts[1]):
+                if x > y:
+                    s0 += v * x
+                    s1 -= v * y
+                elif y > x:
+                    s1 += v * y
+                    s0 -= v * x
+            return [s0, s1]
         scores = [0] * len(counts)
         for v, col in zip(T.GEM_VALUES, zip(*counts)):
             hi, lo = max(col), min(col)
