@@ -46,8 +46,12 @@ class EvalCallback(BaseCallback):
     ``mean_return`` and ``rating`` (openskill ordinal); saves
     ``best_model.zip`` when the mean score rate beats the best so far."""
 
-    def __init__(self, game, out: Path, eval_every: int, opponents: list[tuple[str, int]], seed: int = 0) -> None:
+    def __init__(
+        self, game, out: Path, eval_every: int, opponents: list[tuple[str, int]], seed: int = 0,
+        deterministic: bool = False,
+    ) -> None:
         super().__init__()
+        self.deterministic = deterministic
         self.game = game
         self.out = Path(out)
         self.eval_every = int(eval_every)
@@ -74,7 +78,7 @@ class EvalCallback(BaseCallback):
         for k, (spec, games) in enumerate(self.opponents):
             if games <= 0:
                 continue
-            r = versus(self.game, self.model.policy, spec, games, seed=self.seed + k)
+            r = versus(self.game, self.model.policy, spec, games, seed=self.seed + k, deterministic=self.deterministic)
             name = spec.split(":")[0]
             for key in ("win_rate", "score_rate", "mean_return", "rating"):
                 if key in r:

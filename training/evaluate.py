@@ -34,7 +34,7 @@ def head_to_head(
     opponent: str,
     games: int,
     seed: int = 0,
-    deterministic: bool = True,
+    deterministic: bool = False,
 ) -> dict:
     """Play ``games`` games of ``policy`` against ``opponent`` bots.
 
@@ -91,18 +91,19 @@ def head_to_head(
     }
 
 
-def versus(game: Game, policy, opponent: str, games: int, seed: int = 0) -> dict:
-    """The policy (greedy) against ``num_players - 1`` copies of ``opponent``
-    for ``games`` games; :func:`head_to_head`'s dict plus openskill ordinals
-    (``rating``, ``opponent_rating``) when the arena is there."""
+def versus(game: Game, policy, opponent: str, games: int, seed: int = 0, deterministic: bool = False) -> dict:
+    """The policy (sampled, or greedy with ``deterministic``) against
+    ``num_players - 1`` copies of ``opponent`` for ``games`` games:
+    :func:`head_to_head`'s dict plus openskill ordinals (``rating``,
+    ``opponent_rating``) when the arena is there."""
     try:
         from agents.arena import tournament
     except ImportError:
-        return head_to_head(game, policy, opponent, games, seed)
+        return head_to_head(game, policy, opponent, games, seed, deterministic)
     if games <= 0:
-        return head_to_head(game, policy, opponent, 0, seed)
+        return head_to_head(game, policy, opponent, 0, seed, deterministic)
     n = game.num_players
-    entrants = [PolicyOpponent(policy, deterministic=True, label="policy")] + [opponent] * (n - 1)
+    entrants = [PolicyOpponent(policy, deterministic=deterministic, label="policy")] + [opponent] * (n - 1)
     result = tournament(game, entrants, games, players=n, seed=seed, workers=1, progress=False)
     wins = int(result.wins[0])
     draws = int(result.draws[0])

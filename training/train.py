@@ -177,7 +177,10 @@ def train(
         )
     start_steps = int(model.num_timesteps)
     opponents = [("random", int(params["eval_games"])), (params["eval_mcts_spec"], int(params["eval_mcts_games"]))]
-    evaluator = EvalCallback(rules, out, int(params["eval_every"]), opponents, seed=seed + 1000)
+    evaluator = EvalCallback(
+        rules, out, int(params["eval_every"]), opponents, seed=seed + 1000,
+        deterministic=bool(params["eval_deterministic"]),
+    )
     callbacks = [
         LeagueCallback(league_dir, int(params["snapshot_every"])),
         CheckpointCallback(out / "checkpoints", int(params["checkpoint_every"])),
@@ -233,7 +236,7 @@ def final_evaluation(rules: Game, out: Path, final_path: Path, params: dict, see
         from agents.arena import tournament
     except ImportError:
         return _final_head_to_head(rules, out, chosen, policy, params, seed, console)
-    trained = PolicyOpponent(policy, deterministic=True, label="trained")
+    trained = PolicyOpponent(policy, deterministic=bool(params["eval_deterministic"]), label="trained")
     console.print(f"[bold]{rules.info.title}[/bold], {rules.num_players} players: {chosen.name} against random and MCTS")
     result = tournament(
         rules, [trained, "random", params["eval_mcts_spec"]], games, players=rules.num_players,
@@ -250,8 +253,9 @@ def _final_head_to_head(rules, out, chosen, policy, params, seed, console) -> di
 
     games = int(params["final_games"])
     results = [
-        head_to_head(rules, policy, "random", games, seed=seed + 2000),
-        head_to_head(rules, policy, params["eval_mcts_spec"], max(games // 3, 1), seed=seed + 3000),
+        head_to_head(rules, policy, "random", games, seed + 2000, bool(params["eval_deterministic"])),
+        head_to_head(rules, policy, params["eval_mcts_spec"], max(games // 3, 1), seed + 3000,
+                     bool(params["eval_deterministic"])),
     ]
     console.print(results_table(results, f"{rules.info.title}, {rules.num_players} players: {chosen.name} vs bots"))
     report = {"model": str(chosen), "results": results}

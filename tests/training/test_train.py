@@ -52,7 +52,7 @@ def test_config_pairs_split_into_game_and_training_settings():
 
 @pytest.mark.parametrize("name", game_names())
 def test_every_game_tiny_run_plays_legal_moves(name, tmp_path):
-    summary = train(name, timesteps=256, config=TINY, out=tmp_path, progress=False, final_eval=False)
+    summary = train(name, timesteps=128, config=TINY, out=tmp_path, progress=False, final_eval=False)
     policy = load_policy(summary["final_model"])
     game = envs.make_game(name)
     # head_to_head applies every move to the rules state, which refuses illegal ones
@@ -84,3 +84,30 @@ def test_cli_trains_a_registered_game(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "random" in printed and "steps/s" in printed
     assert (tmp_path / "final_eval.json").exists()
+
+
+def test_benchmark_writes_its_report(tmp_path):
+    from training.benchmark import main as benchmark
+
+    names = envs.names()
+    if not names:
+        pytest.skip("no game registered yet")
+    pairs = [f"{k}={json.dumps(v)}" for k, v in TINY.items()]
+    code = benchmark([names[0], "--timesteps", "128", "--games", "2", "--eval-every", "0",
+                      "--out", str(tmp_path / "run"), "--results", str(tmp_path / "results"), "--config", *pairs])
+    assert code == 0
+    base = names[0].rsplit("_v", 1)[0]
+    text = (tmp_path / "results" / f"training_{base}.md").read_text()
+    assert "steps/s" in text and "| final | 2 |" in text
+    record = json.loads((tmp_path / "results" / f"training_{base}.json").read_text())
+    assert record["timesteps"] == 128
+
+
+def test_parallel_envs_train_in_worker_processes(tmp_path):
+    summary = train(HighCardGame(num_players=3), timesteps=256, n_envs=2, config=TINY, out=tmp_path,
+                    progress=False, final_eval=False)
+    assert summary["stats"]["timesteps_total"] == 256
+    assert summary["stats"]["n_envs"] == 2
+    assert 0 < summary["stats"]["env_share"] <= 1.0 + 1e-9
+    # both workers received the league's snapshots
+    assert len(list((tmp_path / "league").glob("*.pt"))) == 2

@@ -28,9 +28,11 @@ DEFAULTS: dict[str, Any] = {
     # torch threads per process: one is fastest for these small MLPs on a few cores
     "torch_threads": 1,
     # opponent pool: weights per category ("self" is the current policy)
-    "league_self": 0.4,
-    "league_snapshots": 0.3,
-    "league_random": 0.3,
+    # a large random share early gives the sparse end-of-game reward a clear
+    # signal; the policy and its snapshots keep it from overfitting random play
+    "league_self": 0.25,
+    "league_snapshots": 0.2,
+    "league_random": 0.55,
     "league_mcts": 0.0,
     "league_mcts_spec": "mcts:sims=20",
     "league_window": 5,
@@ -40,6 +42,9 @@ DEFAULTS: dict[str, Any] = {
     "eval_every": 10_000,
     "eval_games": 40,
     "eval_mcts_spec": "mcts:sims=25",
+    # evaluate the policy as trained (sampled); the greedy argmax of a policy
+    # trained by sampling can loop in long games (seen on Princes of Amber)
+    "eval_deterministic": False,
     "eval_mcts_games": 10,
     "final_games": 60,  # the closing arena run: trained, random and MCTS
     "final_workers": 2,

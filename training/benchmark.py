@@ -1,0 +1,132 @@
+"""Training benchmark: train one game for a stated budget, then measure the
+trained agent against random; writes ``benchmarks/results/training_<game>.md``
+and a JSON twin.
+
+    python -m training.benchmark gem_mountain --timesteps 100000 --envs 1
+
+The budget is a step count; the wall and CPU time it took on this machine
+are recorded next to it, with the throughput of ``learn()`` and the share of
+it spent inside the env (rules, observations and the opponents' moves).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import sys
+import time
+from pathlib import Path
+
+import envs
+from training.evaluate import versus
+from training.league import load_policy
+from training.train import train
+
+
+def cpu_seconds() -> float:
+    """User + system CPU time of this process and its finished children."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def run(args: argparse.Namespace) -> dict:
+    name = envs.resolve(args.game)
+    base = name.rsplit("_v", 1)[0]
+    out = Path(args.out or f"runs/benchmark_{base}")
+    from envs.cli import parse_config
+
+    config = {"final_games": 0, "eval_every": args.eval_every, "eval_games": 40, "eval_mcts_games": 0,
+              **parse_config(args.config)}
+    wall0, cpu0 = time.perf_counter(), cpu_seconds()
+    summary = train(name, players=args.players, timesteps=args.timesteps, n_envs=args.envs, config=config,
+                    out=out, seed=args.seed, progress=False, final_eval=False)
+    train_wall, train_cpu = time.perf_counter() - wall0, cpu_seconds() - cpu0
+    rules = envs.make_game(name, **({"num_players": args.players} if args.players else {}))
+    models = {"final": summary["final_model"]}
+    if (out / "best_model.zip").exists():
+        models["best by evaluation"] = str(out / "best_model.zip")
+    evaluations = {}
+    for label, path in models.items():
+        evaluations[label] = versus(rules, load_policy(path), "random", args.games, seed=args.seed + 10_000,
+                                    deterministic=args.greedy)
+    record = {
+        "game": name,
+        "players": rules.num_players,
+        "command": "python -m training.benchmark " + " ".join(sys.argv[1:]),
+        "timesteps": summary["stats"]["timesteps_total"],
+        "train_wall_seconds": train_wall,
+        "train_cpu_seconds": train_cpu,
+        "stats": summary["stats"],
+        "evaluations": evaluations,
+        "greedy": bool(args.greedy),
+        "cpus": os.cpu_count(),
+        "load_average_at_end": os.getloadavg(),
+        "python": platform.python_version(),
+    }
+    write_report(record, Path(args.results))
+    return record
+
+
+def write_report(record: dict, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    base = record["game"].rsplit("_v", 1)[0]
+    (folder / f"training_{base}.json").write_text(json.dumps(record, indent=2))
+    s = record["stats"]
+    n = record["players"]
+    lines = [
+        f"# Self-play training: {record['game']}, {n} players",
+        "",
+        f"Command: `{record['command']}`",
+        "",
+        f"Budget: {record['timesteps']} learner steps of MaskablePPO self-play "
+        f"({record['train_wall_seconds'] / 60:.1f} min wall, {record['train_cpu_seconds'] / 60:.1f} min CPU "
+        f"on {record['cpus']} cores; load average at the end {record['load_average_at_end'][0]:.1f}, "
+        "the machine was shared with other jobs).",
+        "",
+        f"Throughput of `learn()`: {s['steps_per_second']:.0f} env steps/s with {s['n_envs']} env(s), "
+        f"{s['env_share']:.0%} of that time inside the env (rules, observations, opponents' moves), "
+        f"the rest in the policy's forward passes and PPO updates (periodic evaluation excluded: "
+        f"{s['eval_seconds']:.0f} s).",
+        "",
+        f"Against `random` (the trained agent {'greedy' if record['greedy'] else 'sampling its policy'} in one seat, {n - 1} random seat(s), seats rotating; "
+        f"chance level of a win {1 / n:.0%}):",
+        "",
+        "| model | games | wins | draws | losses | win rate | score, 95% CI | mean return |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for label, r in record["evaluations"].items():
+        lo, hi = r["score_ci95"]
+        lines.append(
+            f"| {label} | {r['games']} | {r['wins']} | {r['draws']} | {r['losses']} | {r['win_rate']:.0%} "
+            f"| {r['score_rate']:.0%} [{lo:.0%}, {hi:.0%}] | {r['mean_return']:+.2f} |"
+        )
+    lines.append("")
+    (folder / f"training_{base}.md").write_text("\n".join(lines))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.benchmark", description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--players", type=int)
+    parser.add_argument("--timesteps", type=int, default=100_000)
+    parser.add_argument("--envs", type=int, default=1)
+    parser.add_argument("--eval-every", type=int, default=20_000)
+    parser.add_argument("--games", type=int, default=200, help="evaluation games against random")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", help="run folder (default runs/benchmark_<game>)")
+    parser.add_argument("--results", default="benchmarks/results")
+    parser.add_argument("--greedy", action="store_true", help="evaluate the argmax action instead of sampling")
+    parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE", help="training settings")
+    args = parser.parse_args(argv)
+    record = run(args)
+    for label, r in record["evaluations"].items():
+        print(f"{record['game']} {label}: win rate {r['win_rate']:.0%} vs random over {r['games']} games")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
