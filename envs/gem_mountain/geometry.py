@@ -44,6 +44,8 @@ class Geometry:
         # dist[p][i]: layer of cell i seen from arrow position p
         self.dist = [[distance(p, r, c, rows, cols) for r, c in cells] for p in range(8)]
         self.depth = [max(d) + 1 for d in self.dist]
+        # cell_dist[i][p]: the same, cell first (a removal updates all 8 layer counts)
+        self.cell_dist = [tuple(self.dist[p][i] for p in range(8)) for i in range(self.m)]
         # layers[p][k]: cells (row-major) of layer k from p
         self.layers = [
             [[i for i in range(self.m) if self.dist[p][i] == k] for k in range(self.depth[p])]

@@ -160,6 +160,7 @@ class GemMountainGame(Game):
             most = sum(T.GEM_VALUES[c] * (self.pool_counts[c] + self.num_players) for c in range(7))
             self.reward_range = (-2.0 * most / 20.0, 2.0 * most / 20.0)
         self._obs_tables = None
+        self._masks: dict[tuple, np.ndarray] = {}
 
     def new_initial_state(self, seed: int | None = None) -> "GemMountainState":
         return GemMountainState.new(self, make_rng(seed))
@@ -281,7 +282,7 @@ class GemMountainState(State):
                 self.gem_left += 1
             if not self.up[i]:
                 self.down_left += 1
-        self._mask = None
+        self._mask = self._uc = None
         self._ocache, self._log, self._scores = {}, [], None
 
     # ------------------------------------------------------------- contract
@@ -412,7 +413,8 @@ class GemMountainState(State):
         if ph == SECTION:
             return [g.SEC + s for s in range(4) if self.sec_mask >> s & 1]
         if ph == PRE or ph == POST:
-            return [g.USE + t for t in self._usable()] + [g.DONE]
+            usable = self._uc if self._uc is not None else self._usable()
+            return [g.USE + t for t in usable] + [g.DONE]
         if ph == INFO:
             if self.used_pre or self.used_post:
                 return [i for i, d in enumerate(self.cells) if d >= 0 and not self.up[i]]
@@ -446,10 +448,18 @@ class GemMountainState(State):
 
     def legal_action_mask(self) -> np.ndarray:
         if self._mask is None:
-            m = np.zeros(self.game.num_actions, dtype=bool)
-            if not (self.over or self.trunc):
-                legal = self._legal()
-                m[legal if legal else self.game.PASS] = True
+            if self.over or self.trunc:
+                key: tuple = ()
+            else:
+                key = tuple(self._legal()) or (self.game.PASS,)
+            masks = self.game._masks
+            m = masks.get(key)
+            if m is None:  # masks are shared per legal set and never written to
+                m = np.zeros(self.game.num_actions, dtype=bool)
+                m[list(key)] = True
+                if len(masks) > 20000:
+                    masks.clear()
+                masks[key] = m
             self._mask = m
         return self._mask.copy()
 
@@ -467,7 +477,7 @@ class GemMountainState(State):
         if not 0 <= a < g.num_actions or not self._mask[a]:
             raise ValueError(f"gem_mountain_v0: illegal action {a} ({self.action_to_string(a)}) "
                              f"in phase {self.phase_name()}")
-        self._mask = None
+        self._mask = self._uc = None
         ph = self.phase
         if a == g.PASS:
             self._end_turn()
@@ -514,8 +524,11 @@ class GemMountainState(State):
         if g.limit == 1 and (self.used_pre or self.used_post):
             return self._close_window()
         self.phase = PRE if self.window == 0 else POST
-        if not g.secret_mode and not self._usable():
-            return self._close_window()
+        if not g.secret_mode:
+            usable = self._usable()
+            if not usable:
+                return self._close_window()
+            self._uc = usable  # the mask of this window reuses it
 
     def _close_window(self) -> None:
         if self.window == 0:
@@ -546,10 +559,8 @@ class GemMountainState(State):
         d = self.cells[i]
         self.map_ver += 1
         self._log.append(i)
-        dist = self.game.geo.dist
-        cnt = self.cnt
-        for p in range(8):
-            cnt[p][dist[p][i]] -= 1
+        for c, k in zip(self.cnt, self.game.geo.cell_dist[i]):
+            c[k] -= 1
         if T.HAS_GEM[d]:
             self.gem_left -= 1
         if not self.up[i]:
