@@ -63,23 +63,32 @@ class Geometry:
         self.overlap: list[tuple[int, ...]] = [
             tuple(sorted({a2 for u in units for a2 in self.unit_anchors[u]})) for units in self.block_units
         ]
-        self._contacts: dict[int, tuple] = {}
-
-    def contacts(self, a: int, pink8: int) -> tuple:
-        """What a tile with pink ports ``pink8`` at anchor a asks of the blocks
-        next to it: ((a2, ports that must be pink, ports that must be blue), ...)
-        for each anchor a2 with a port facing one of its ports (built lazily)."""
-        key = (a << 8) | pink8
-        t = self._contacts.get(key)
-        if t is None:
-            acc: dict[int, list[int]] = {}
+        # Contacts between blocks depend only on their offset: per offset, a
+        # table pink8 -> (ports of the other block that must be pink, that
+        # must be blue); per anchor, its neighbours with the table of theirs.
+        pairs: dict[tuple[int, int], set] = {}
+        nb: list[list[tuple[int, tuple[int, int]]]] = []
+        for a in range(W * W):
+            r, c = divmod(a, W)
+            seen: dict[int, tuple[int, int]] = {}
             for p, s in enumerate(self.port_slot[a]):
                 for a2, bit in self.watchers[s]:
-                    pb_bb = acc.setdefault(a2, [0, 0])
-                    pb_bb[0 if (pink8 >> p) & 1 else 1] |= bit
-            t = tuple((a2, pb, bb) for a2, (pb, bb) in sorted(acc.items()))
-            self._contacts[key] = t
-        return t
+                    rel = (a2 // W - r, a2 % W - c)
+                    pairs.setdefault(rel, set()).add((p, bit))
+                    seen[a2] = rel
+            nb.append(sorted(seen.items()))
+        tables = {}
+        for rel, pb in pairs.items():
+            tables[rel] = tuple(
+                (
+                    sum(bit for p, bit in pb if (m >> p) & 1),
+                    sum(bit for p, bit in pb if not (m >> p) & 1),
+                )
+                for m in range(256)
+            )
+        self.contact_tables: list[tuple[tuple[int, tuple], ...]] = [
+            tuple((a2, tables[rel]) for a2, rel in row) for row in nb
+        ]
 
     def anchor_rc(self, a: int) -> tuple[int, int]:
         return divmod(a, self.W)

@@ -54,22 +54,27 @@ def _scores(st):
 
 
 _LUTS: dict = {}
+OWNER_CODE = 200  # as in rules.py: the state's planes hold owners as OWNER_CODE + seat
 
 
 def _lut(n: int, player: int) -> bytes:
-    """Byte translation table: stored owner code (1 + seat) -> 1 + relative seat."""
+    """Byte translation table for the owner planes: OWNER_CODE + seat ->
+    1 + seat relative to the observer; every other value unchanged."""
     key = (n, player)
     lut = _LUTS.get(key)
     if lut is None:
         table = list(range(256))
         for s in range(n):
-            table[s + 1] = 1 + (s - player) % n
+            table[OWNER_CODE + s] = 1 + (s - player) % n
         lut = bytes(table)
         _LUTS[key] = lut
     return lut
 
 
 _FLIP = bytes([1, 0] + list(range(2, 256)))  # on the table (1) -> not unseen (0)
+_SEL = [bytes(12)] + [bytes(i == j for j in range(12)) for i in range(12)]
+_PHASE = {0: b"\x01\x00\x00", 1: b"\x00\x01\x00", 2: b"\x00\x00\x01"}
+_NOPHASE = b"\x00\x00\x00"
 
 
 def encode(st, player: int) -> np.ndarray:
@@ -77,43 +82,39 @@ def encode(st, player: int) -> np.ndarray:
     kept planes (a fresh array each call; nothing the state holds is shared)."""
     game = st.game
     n = game.num_players
-    UU = game.U * game.U
     planes = st.planes
-    lo, hi = 12 * UU, 14 * UU
-    glob = []
+    lo = 12 * game.U * game.U
+    hi = lo + lo // 6
+    buf = planes[:]
+    buf[lo:hi] = planes[lo:hi].translate(_lut(n, player))
     hand = st.hands[player]
     for t in hand[:HAND_SLOTS]:
-        glob.append(1)
-        glob.extend(HAND_CODES[t])
-    glob.extend(_ZEROS[: 9 * (HAND_SLOTS - len(hand))])
-    sel = [0] * 12
-    if st.sel is not None and st.cur == player and st.phase == 1:
-        sel[st.sel[0] * 4 + st.sel[1]] = 1
-    glob.extend(sel)
-    ph = [0, 0, 0]
-    if 0 <= st.phase <= 2:
-        ph[st.phase] = 1
-    glob.append(st.die)
-    glob.append(max(st.left, 0))
-    glob.extend(ph)
-    glob.append(1 if st.first_pending else 0)
+        buf += HAND9[t]
+    if len(hand) < HAND_SLOTS:
+        buf += bytes(9 * (HAND_SLOTS - len(hand)))
+    phase = st.phase
+    buf += _SEL[1 + st.sel[0] * 4 + st.sel[1] if st.sel is not None and st.cur == player and phase == 1 else 0]
+    left = st.left
+    buf.append(st.die)
+    buf.append(left if left > 0 else 0)
+    buf += _PHASE.get(phase, _NOPHASE)
+    buf.append(1 if st.first_pending else 0)
     sc, lg = _scores(st)
+    supply = st.supply
+    hands = st.hands
     for k in range(n):
         s = (player + k) % n
-        glob.extend((1, st.supply[s], sc[s], lg[s], len(st.hands[s])))
-    glob.extend(_ZEROS[: 5 * (SEATS - n)])
-    glob.append(len(st.pile))
+        buf += bytes((1, supply[s], sc[s], lg[s], len(hands[s])))
+    if n < SEATS:
+        buf += bytes(5 * (SEATS - n))
+    buf.append(len(st.pile))
     unseen = st.on_board.translate(_FLIP)
     for t in hand:
         unseen[t] = 0
     for t in st.removed[player]:
         unseen[t] = 0
-    unseen.append(min(127, (100 * st.turn) // max(1, game.max_turns)))
-    buf = planes[:lo]
-    buf += planes[lo:hi].translate(_lut(n, player))
-    buf += planes[hi:]
-    buf += bytes(glob)
     buf += unseen
+    buf.append(min(127, (100 * st.turn) // max(1, game.max_turns)))
     return np.frombuffer(buf, dtype=np.int8)
 
 
@@ -186,5 +187,4 @@ def encode_reference(st, player: int) -> np.ndarray:
     return out
 
 
-HAND_CODES = [PORT_PIECE_NUM[t * 4].tolist() for t in range(NUM_TILES)]
-_ZEROS = [0] * 64
+HAND9 = [bytes([1] + PORT_PIECE_NUM[t * 4].tolist()) for t in range(NUM_TILES)]

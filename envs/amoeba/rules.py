@@ -22,6 +22,7 @@ from envs.amoeba.geometry import geometry
 from envs.amoeba.tiles import ALL_ORIENTED, BLUE_AT, DISTINCT_ROTS, NUM_TILES, ORIENTED, PINK8_LIST, PINK_AT, notation
 
 SELECT, ANCHOR, CLAIM, OVER = 0, 1, 2, -1
+OWNER_CODE = 200  # owner byte in the state's planes: OWNER_CODE + seat (0 = none)
 PHASE_NAMES = {SELECT: "select", ANCHOR: "anchor", CLAIM: "claim", OVER: "over"}
 
 # Requirement key of an empty block: (ports that must be blue) << 8 | (ports
@@ -219,7 +220,9 @@ class AmoebaState(State):
         self.place_pieces: list[list[int]] = []
         self.unit_vis = [-1] * (U * U)
         # the observation's board planes, kept up to date move by move (see
-        # observe.py); a bytearray, as single-byte writes to it are cheap
+        # observe.py); a bytearray, as single-byte writes to it are cheap.
+        # Owners are stored as OWNER_CODE + seat, which encode() translates
+        # to the observer's relative seats in one pass over all the bytes.
         self.planes = bytearray(game.num_planes * U * U)
         self.on_board = bytearray(NUM_TILES)
         self.slot_piece = [-1] * (U * U * 4 + 1)  # last entry: a dummy slot
@@ -351,7 +354,8 @@ class AmoebaState(State):
         g = self.game.geo
         units = g.block_units[a]
         vis = self.unit_vis
-        if any(vis[u] >= 0 for u in units):
+        u0, u1, u2, u3 = units
+        if vis[u0] >= 0 or vis[u1] >= 0 or vis[u2] >= 0 or vis[u3] >= 0:
             raise ValueError("amoeba_v0: the block is not empty")
         o = tile * 4 + rot
         pink8 = PINK8_LIST[o]
@@ -366,7 +370,6 @@ class AmoebaState(State):
         self.placements.append([a, tile, rot, 1, 0])
         pl = self.planes
         UU = self.game.U * self.game.U
-        u0, u1, u2, u3 = units
         pl[u0] = pl[u1] = pl[u2] = pl[u3] = 1
         pl[2 * UU + u0] = pl[2 * UU + u1] = 1
         pl[3 * UU + u0] = pl[3 * UU + u3] = 1
@@ -376,6 +379,7 @@ class AmoebaState(State):
         free = self.free
         groups = self.fgroups
         breq, preq, fmask = self.breq, self.preq, self.fmask
+        compat_get = _COMPAT.get
         for a2 in g.overlap[a]:
             if free[a2]:
                 free[a2] = False
@@ -384,9 +388,10 @@ class AmoebaState(State):
                     grp.discard(a2)
                     if not grp:
                         del groups[fmask[a2]]
-        for a2, pb, bb in g.contacts(a, pink8):
+        for a2, tb in g.contact_tables[a]:
             if not free[a2]:
                 continue
+            pb, bb = tb[pink8]
             b, q = breq[a2], preq[a2]
             if b | q:
                 grp = groups[fmask[a2]]
@@ -397,7 +402,9 @@ class AmoebaState(State):
             q |= pb
             breq[a2] = b
             preq[a2] = q
-            m = compat((b << 8) | q)
+            m = compat_get((b << 8) | q)
+            if m is None:
+                m = compat((b << 8) | q)
             fmask[a2] = m
             grp = groups.get(m)
             if grp is None:
@@ -405,39 +412,51 @@ class AmoebaState(State):
             else:
                 grp.add(a2)
         self._gunion = None
-        # pieces and amoebas
+        # pieces and amoebas: each new piece starts as an amoeba of its own
         comps = self.comps
         pc = self.piece_comp
+        piece_slots = self.piece_slots
         new_pids = []
+        cid = self.next_cid
+        pid = len(piece_slots)
+        off4 = 4 * UU
         for i, piece in enumerate(ORIENTED[o]):
-            pid = len(self.piece_slots)
-            pslots = tuple(slots[p] for p in piece)
-            self.piece_slots.append(pslots)
-            self.piece_place.append(k)
-            self.piece_num.append(i + 1)
-            self.piece_comp.append(-1)
+            pslots = tuple([slots[p] for p in piece])
+            piece_slots.append(pslots)
+            pc.append(cid)
+            comps[cid] = [[pid], 0, -1]
             for s in pslots:
                 sp[s] = pid
-                pl[4 * UU + spi[s]] = i + 1
+                pl[off4 + spi[s]] = i + 1
             new_pids.append(pid)
-            self._new_comp([pid], 0, -1)
+            pid += 1
+            cid += 1
+        self.next_cid = cid
+        npieces = len(new_pids)
+        self.piece_place.extend([k] * npieces)
+        self.piece_num.extend(range(1, npieces + 1))
+        off6 = 6 * UU
         for pid in new_pids:
-            for s in self.piece_slots[pid]:
+            for s in piece_slots[pid]:
                 f = face[s]
                 if f < 0 or vis[f >> 2] < 0:
                     comps[pc[pid]][1] += 1
-                    pl[6 * UU + spi[s]] = 1
+                    pl[off6 + spi[s]] = 1
                     continue
                 q = sp[f]
                 cq = pc[q]
                 comps[cq][1] -= 1
-                pl[6 * UU + spi[f]] = 0
+                pl[off6 + spi[f]] = 0
                 cp = pc[pid]
                 if cp != cq:
                     self._union(cp, cq)
         self.place_pieces.append(new_pids)
-        for c in {pc[p] for p in new_pids}:
-            self._paint(c)
+        painted = set()
+        for p in new_pids:
+            c = pc[p]
+            if c not in painted:
+                painted.add(c)
+                self._paint(c)
         self.first_pending = False
         self._dirty()
         return k
@@ -447,14 +466,21 @@ class AmoebaState(State):
         members, nopen, owner = self.comps[cid]
         ps = self.piece_slots
         spi = self.game.geo.slot_plane
-        idx = [spi[s] for p in members for s in ps[p]]
         UU = self.game.U * self.game.U
         pl = self.planes
         n = len(members)
-        for base, val in ((8, n if n < 127 else 127), (10, 1 if nopen == 0 else 0), (12, owner + 1)):
-            off = base * UU
-            for i in idx:
-                pl[off + i] = val
+        vs = n if n < 127 else 127
+        vc = 1 if nopen == 0 else 0
+        vo = 0 if owner < 0 else OWNER_CODE + owner
+        o8 = 8 * UU
+        o10 = 10 * UU
+        o12 = 12 * UU
+        for p in members:
+            for s in ps[p]:
+                i = spi[s]
+                pl[o8 + i] = vs
+                pl[o10 + i] = vc
+                pl[o12 + i] = vo
 
     def _paint_offer(self, cid: int, val: int) -> None:
         ps = self.piece_slots
@@ -852,8 +878,13 @@ class AmoebaState(State):
         elif self.phase == ANCHOR:
             s, r = self.sel
             o = self.hands[self.cur][s] * 4 + r
-            for a in self._ground(o):
-                m[12 + a] = 1
+            if self.first_pending:
+                m[12 + self.game.geo.center_anchor] = 1
+            else:
+                for fm, grp in self.fgroups.items():
+                    if (fm >> o) & 1:
+                        for a in grp:
+                            m[12 + a] = 1
             for a in self._tops(o):
                 m[12 + a] = 1
         elif self.phase == CLAIM:

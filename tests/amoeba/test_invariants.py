@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from envs.amoeba.observe import encode_reference
+from envs.amoeba.rules import OWNER_CODE
 from envs.amoeba.tiles import ORIENTED
 from helpers import game
 
@@ -119,12 +120,13 @@ def test_invariants_thousands(n):
 
 
 def planes_from_scratch(st):
-    """The observation's board planes computed directly from the table."""
+    """The state's board planes computed directly from the table (owners as
+    OWNER_CODE + seat; the observation maps them to relative seats)."""
     g = st.game
     U = g.U
     UU = U * U
     geo = g.geo
-    out = np.zeros((16, UU), dtype=np.int8)
+    out = np.zeros((16, UU), dtype=np.uint8)
     offer = st.offers[st.offer_i] if st.phase == 2 and st.offers else None
     for u in range(UU):
         k = st.unit_vis[u]
@@ -151,7 +153,7 @@ def planes_from_scratch(st):
             out[6 + port, u] = f < 0 or st.unit_vis[f >> 2] < 0
             out[8 + port, u] = min(len(members), 127)
             out[10 + port, u] = nopen == 0
-            out[12 + port, u] = owner + 1
+            out[12 + port, u] = 0 if owner < 0 else OWNER_CODE + owner
             out[14 + port, u] = offer is not None and st.piece_comp[p] == offer
     return out.reshape(-1)
 
@@ -164,7 +166,7 @@ def test_incremental_planes_match_recomputation(n):
         rng = np.random.default_rng(seed)
         while not st.done:
             st.apply(int(rng.choice(st.legal_actions())))
-            assert np.array_equal(np.frombuffer(st.planes, dtype=np.int8), planes_from_scratch(st))
+            assert np.array_equal(np.frombuffer(st.planes, dtype=np.uint8), planes_from_scratch(st))
             viewer = int(rng.integers(n))
             assert np.array_equal(st.observation(viewer), encode_reference(st, viewer))
             back = g.state_from_dict(st.to_dict())
