@@ -57,5 +57,8 @@ def show(record, delay: float = 0.0, step: bool = False, viewer: int | None = No
 def run(args) -> int:
     from envs.core.replay import ReplayRecord
 
-    show(ReplayRecord.load(args.file), delay=args.delay, step=args.step, viewer=args.viewer, start=args.start)
+    try:
+        show(ReplayRecord.load(args.file), delay=args.delay, step=args.step, viewer=args.viewer, start=args.start)
+    except BrokenPipeError:  # piped into head/less that closed early
+        pass
     return 0
