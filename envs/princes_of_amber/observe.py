@@ -3,6 +3,12 @@ player's point of view (players are numbered relative to the viewer).
 
 Only public facts, the viewer's own hand and the viewer's own memories (deck
 tops it has seen, hands it has looked at) enter the vector.
+
+Two encoders give the same vector: ``encode_reference`` builds it from
+scratch, entry by entry (the definition); ``encode`` (the one the state uses)
+keeps per-state numpy copies of the prince table, the hands and the discard
+counts, refreshes only the columns whose source lists changed since the last
+call, and turns them to the viewer's frame with precomputed index tables.
 """
 
 from __future__ import annotations
@@ -32,17 +38,8 @@ _AR9 = np.arange(NUM_PRINCES)
 
 
 def _prince_block(s, player: int) -> np.ndarray:
-    """The slow-changing part of the prince block (columns 0..28), cached per
-    viewer on the state and reused while the prince lists are unchanged."""
-    cache = s.__dict__.setdefault("_obs_cache", {})
+    """Columns 0..28 of the prince block, from scratch."""
     lists = (s.hits, s.alive, s.role, s.ctrl, s.captured, s.jailer, s.armies, s.amnesia, s.hold, s.pp)
-    hit = cache.get(player)
-    if hit is not None:
-        old = hit[0]
-        if (old[0] == lists[0] and old[1] == lists[1] and old[2] == lists[2] and old[3] == lists[3]
-                and old[4] == lists[4] and old[5] == lists[5] and old[6] == lists[6] and old[7] == lists[7]
-                and old[8] == lists[8] and old[9] == lists[9]):
-            return hit[1]
     n = s.n
     hits, alive, role, ctrl, cap, jailer, armies, amnesia, hold, pp = lists
     attrs = s.attrs
@@ -65,12 +62,12 @@ def _prince_block(s, player: int) -> np.ndarray:
         row[27] = min(1.0, amnesia[i] / 6.0)
         row[28] = hold[i]
         flat += row
-    pr = np.array(flat, dtype=np.float32).reshape(NUM_PRINCES, 29)
-    cache[player] = ([lst[:] for lst in lists], pr)
-    return pr
+    return np.array(flat, dtype=np.float32).reshape(NUM_PRINCES, 29)
 
 
-def encode(s, player: int) -> np.ndarray:
+def encode_reference(s, player: int) -> np.ndarray:
+    """The observation of ``player``, built from scratch (the definition the
+    fast encoder is tested against)."""
     n = s.n
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     ctrl, role = s.ctrl, s.role
@@ -172,4 +169,298 @@ def encode(s, player: int) -> np.ndarray:
         obs[O_MISC + 1] = 1.0
     obs[O_MISC + 2] = s.turns / s.game.max_turns
     np.clip(obs, 0.0, 1.0, out=obs)
+    return obs
+
+
+# ------------------------------------------------------------------ fast encoder
+# The state keeps (in ``_oc``) an absolute prince table A of 9 x 31 floats:
+# columns 0..28 as in the observation, except that the controller (12..16)
+# and jailer (20..24) one-hots are by absolute seat; column 29 is ``acted``
+# and column 30 stays zero, so a viewer's columns are one gather away.
+_EYE5 = np.eye(5, dtype=np.float32)
+_EYE6 = np.eye(6, dtype=np.float32)  # index -1 is the "neutral" / "nobody" column
+_ZERO_COL = 30
+_PERMS: dict[int, list[np.ndarray]] = {}
+_PRINCE_LISTS = ("hits", "alive", "role", "ctrl", "pp", "captured", "jailer", "armies", "amnesia", "hold", "acted")
+
+
+def _perms(n: int) -> list[np.ndarray]:
+    """Per viewer: the column of A feeding each of the observation's 35 prince
+    columns (the per-step flags 30..34 read the zero column, set afterwards)."""
+    perms = _PERMS.get(n)
+    if perms is None:
+        perms = []
+        for p in range(n):
+            rel = [(p + r) % n if r < n else -1 for r in range(5)]
+            cols = list(range(12)) + [12 + q if q >= 0 else _ZERO_COL for q in rel] + [17, 18, 19]
+            cols += [20 + q if q >= 0 else _ZERO_COL for q in rel] + [25, 26, 27, 28, 29] + [_ZERO_COL] * 5
+            perms.append(np.array(cols, dtype=np.intp))
+        _PERMS[n] = perms
+    return perms
+
+
+class _ObsCache:
+    """Numpy copies of the state's lists, refreshed when their source changes.
+    ``ver`` counts changes of A; ``views`` holds each viewer's prince block
+    (flat, 315) for the version it was made from; ``tops`` each viewer's
+    remembered-deck-top block for the list it was made from."""
+
+    __slots__ = ("A", "snap", "free", "kinds", "disc", "disc_counts", "disc_vec", "ver", "views", "tops",
+                 "quarter", "eighth")
+
+    def __init__(self, s) -> None:
+        tables = s.game.obs_tables
+        self.A = tables["prince_base"].copy() if s.attrs is s.game.table_attrs else _prince_base(s.attrs)
+        self.snap: list = [None] * len(_PRINCE_LISTS)
+        self.free = [0] * 5
+        self.kinds: dict = {}
+        self.disc = None
+        self.disc_counts: list[int] = []
+        self.disc_vec = None
+        self.ver = 0
+        self.views: dict = {}
+        self.tops: dict = {}
+        self.quarter, self.eighth = tables["quarter"], tables["eighth"]
+
+
+def _prince_base(attrs) -> np.ndarray:
+    A = np.zeros((NUM_PRINCES, 31), dtype=np.float32)
+    A[:, :5] = np.array(attrs, dtype=np.float64) / 12.0  # attributes never change
+    return A
+
+
+def _refresh_princes(s, c: _ObsCache) -> None:
+    A, snap = c.A, c.snap
+    hits, alive, role, ctrl, pp, cap, jailer, armies, amnesia, hold, acted = (
+        s.hits, s.alive, s.role, s.ctrl, s.pp, s.captured, s.jailer, s.armies, s.amnesia, s.hold, s.acted)
+    if hits != snap[0]:
+        A[:, 5] = np.array(hits, dtype=np.float64) / 12.0
+        snap[0] = hits[:]
+        c.ver += 1
+    free_dirty = False
+    if alive != snap[1]:
+        A[:, 6] = alive
+        c.ver += 1
+        snap[1] = alive[:]
+        free_dirty = True
+    if role != snap[2]:
+        A[:, 7:12] = _EYE5[role]
+        c.ver += 1
+        snap[2] = role[:]
+    if ctrl != snap[3] or pp != snap[4]:
+        A[:, 12:18] = _EYE6[ctrl]
+        A[:, 18] = [1.0 if x >= 0 and pp[x] == i else 0.0 for i, x in enumerate(ctrl)]
+        c.ver += 1
+        snap[3] = ctrl[:]
+        snap[4] = pp[:]
+        free_dirty = True
+    if cap != snap[5]:
+        A[:, 19] = cap
+        c.ver += 1
+        snap[5] = cap[:]
+        free_dirty = True
+    if jailer != snap[6]:
+        A[:, 20:26] = _EYE6[jailer]
+        c.ver += 1
+        snap[6] = jailer[:]
+    if armies != snap[7]:
+        A[:, 26] = np.minimum(np.array(armies, dtype=np.float64) / 20.0, 1.0)
+        c.ver += 1
+        snap[7] = armies[:]
+    if amnesia != snap[8]:
+        A[:, 27] = np.minimum(np.array(amnesia, dtype=np.float64) / 6.0, 1.0)
+        c.ver += 1
+        snap[8] = amnesia[:]
+    if hold != snap[9]:
+        A[:, 28] = hold
+        c.ver += 1
+        snap[9] = hold[:]
+    if acted != snap[10]:
+        A[:, 29] = acted
+        c.ver += 1
+        snap[10] = acted[:]
+    if free_dirty:
+        free = [0] * 5
+        for i in range(NUM_PRINCES):
+            x = ctrl[i]
+            if x >= 0 and alive[i] and not cap[i]:
+                free[x] += 1
+        c.free = free
+
+
+def game_tables(game) -> dict:
+    """What the fast encoder needs once per Game: the prince table base with the
+    printed attributes, and count lookup tables (count / 4 and count / 8,
+    capped at 1, float32, one entry per possible count of cards)."""
+    top = np.arange(game.num_cards + 1)
+    return {
+        "prince_base": _prince_base(game.table_attrs),
+        "quarter": np.minimum(top.astype(np.float32) * np.float32(0.25), np.float32(1.0)),
+        "eighth": np.minimum(top / 8.0, 1.0).astype(np.float32),
+    }
+
+
+def _kind_vec(c: _ObsCache, key, counts) -> np.ndarray:
+    """Per-kind counts / 4, capped at 1, as float32 (cached while ``counts`` is unchanged)."""
+    hit = c.kinds.get(key)
+    if hit is not None and hit[0] == counts:
+        return hit[1]
+    vec = c.quarter[counts]
+    c.kinds[key] = (counts[:], vec)
+    return vec
+
+
+def _discard_vec(s, c: _ObsCache) -> np.ndarray:
+    """Discard count per kind / 8, capped at 1: kept up to date as cards are
+    appended, rebuilt when the pile changed otherwise (reshuffle, set-ups)."""
+    disc = s.deck.discard
+    old = c.disc
+    if old is not None:
+        m = len(old)
+        if len(disc) == m and disc == old:
+            return c.disc_vec
+        if len(disc) > m and disc[:m] == old:
+            ck = s.game.card_kind
+            counts, vec = c.disc_counts, c.disc_vec.copy()
+            for card in disc[m:]:
+                k = ck[card]
+                counts[k] += 1
+                vec[k] = c.eighth[counts[k]]
+            c.disc = disc[:]
+            c.disc_vec = vec
+            return vec
+    counts = [0] * NUM_KINDS
+    ck = s.game.card_kind
+    for card in disc:
+        counts[ck[card]] += 1
+    c.disc = disc[:]
+    c.disc_counts = counts
+    c.disc_vec = c.eighth[counts]
+    return c.disc_vec
+
+
+def _clip(v: float) -> float:
+    return 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
+
+
+def encode(s, player: int) -> np.ndarray:
+    """The observation of ``player`` (same values as ``encode_reference``), from
+    the state's cached numpy tables. Returns a fresh array."""
+    c = s.__dict__.get("_oc")
+    if c is None:
+        c = s._oc = _ObsCache(s)
+    _refresh_princes(s, c)
+    n = s.n
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    view = c.views.get(player)
+    if view is None or view[0] != c.ver:
+        view = c.views[player] = (c.ver, c.A.take(_perms(n)[player], axis=1).ravel())
+    obs[:O_AMBER] = view[1]
+    ctrl, role = s.ctrl, s.role
+    stack = s.stack
+    top = stack[-1] if stack and s.cur >= 0 else None
+    # context flags
+    if s.c_a >= 0:
+        obs[PRINCE_W * s.c_a + 30] = 1.0
+    t_target = s.c_t
+    if top is not None and top["t"] == "REGENT_OFFER":
+        t_target = top["v"]
+    if t_target >= 0:
+        obs[PRINCE_W * t_target + 31] = 1.0
+    if s.c_dmg >= 0:
+        obs[PRINCE_W * s.c_dmg + 32] = 1.0
+    war = s.war
+    if war is not None:
+        for i in war["lose"]:
+            obs[PRINCE_W * i + 33] = 1.0
+        wa, wp = war["a"], war["p"]
+        alive, cap = s.alive, s.captured
+        for i in range(NUM_PRINCES):
+            if i == wa or (ctrl[i] == wp and alive[i] and not cap[i] and role[i] == EXILE):
+                obs[PRINCE_W * i + 34] = 1.0
+    # Amber and the players, relative to the viewer: one list of 13 + 35 entries
+    blk = [0.0] * (O_HAND - O_AMBER)
+    am = s.amber
+    blk[(am - player) % n if am >= 0 else 5] = 1.0
+    blk[6] = min(1.0, s.G / 30.0)
+    if 0 not in role:  # KING == 0: the throne is vacant
+        blk[7] = 1.0
+    declined = ()
+    if top is not None:
+        if top["t"] == "APPOINT":
+            declined = top["dec"]
+        elif top["t"] == "REGENT_OFFER" and len(stack) > 1:
+            declined = stack[-2].get("dec", ())
+    ht = s.game.hold_turns
+    free = c.free
+    hold_count, in_game, hands, elim, extra = s.hold_count, s.in_game, s.hands, s.elim_order, s.extra
+    tp = s.turn_player
+    for r in range(n):
+        q = (player + r) % n
+        b = 13 + PLAYER_W * r
+        if hold_count[q]:
+            blk[8 + r] = min(1.0, hold_count[q] / ht)
+        blk[b] = in_game[q]
+        blk[b + 1] = min(1.0, len(hands[q]) / 10.0)
+        if tp == q:
+            blk[b + 2] = 1.0
+        blk[b + 3] = (elim[q] + 1) / 5.0
+        if extra[q]:
+            blk[b + 4] = 1.0
+        blk[b + 5] = free[q] / 9.0
+        if q in declined:
+            blk[b + 6] = 1.0
+    obs[O_AMBER:O_HAND] = blk
+    # my hand, what I remember of the others' hands and of the deck top
+    obs[O_HAND:O_KNOWN] = _kind_vec(c, player, s.hk[player])
+    row = s.known_hand[player]
+    for r in range(1, n):
+        o = (player + r) % n
+        h = row[o]
+        if h is not None:
+            b = O_KNOWN + (r - 1) * NUM_KINDS
+            obs[b:b + NUM_KINDS] = _kind_vec(c, (player, o), h)
+    kt = s.known_top[player]
+    top_view = c.tops.get(player)
+    if top_view is None or top_view[0] != kt:
+        vec = np.zeros(7 * TOP_W, dtype=np.float32)
+        for pos in range(7):
+            vec[pos * TOP_W + (kt[pos] if pos < len(kt) else NUM_KINDS)] = 1.0
+        top_view = c.tops[player] = (kt[:], vec)
+    obs[O_TOP:O_DECK] = top_view[1]
+    # deck and discard
+    deck = s.deck
+    disc = deck.discard
+    obs[O_DECK] = min(1.0, len(deck.draw_pile) / 100.0)
+    if disc:
+        obs[O_DECK + 1] = min(1.0, len(disc) / 100.0)
+        obs[O_DECK + 2:O_DECK + 2 + NUM_KINDS] = _discard_vec(s, c)
+    # phase, pending act, contest, misc
+    obs[O_PHASE + (PHASE_INDEX[top["t"]] if top is not None else PHASE_INDEX["GAME_OVER"])] = 1.0
+    if s.act >= 0:
+        obs[O_PENDING + s.act] = 1.0
+    if s.c_type:
+        obs[O_CONTEST + s.c_type - 1] = 1.0
+        obs[O_CONTEST + 3] = _clip(s.c_tot[0] / 40.0)
+        obs[O_CONTEST + 4] = _clip(s.c_tot[1] / 40.0)
+    if war is not None:
+        obs[O_CONTEST + 5] = min(1.0, s.armies[war["a"]] / 20.0)
+        obs[O_CONTEST + 6] = min(1.0, s.G / 30.0)
+        obs[O_CONTEST + 7] = min(1.0, war["sb"] / 12.0)
+        obs[O_CONTEST + 8] = min(1.0, war["wb"] / 12.0)
+        if war["sup"]:
+            attrs, alive, cap = s.attrs, s.alive, s.captured
+            sup = 0
+            for bq in war["sup"]:
+                sup += sum(attrs[i][4] for i in range(NUM_PRINCES)
+                           if ctrl[i] == bq and alive[i] and not cap[i] and role[i] == EXILE)
+            obs[O_CONTEST + 9] = min(1.0, sup / 30.0)
+    if top is not None:
+        if top["t"] == "EFFECT_DISCARD":
+            obs[O_MISC] = _clip(top["n"] / 3.0)
+        elif top["t"] == "FATE_DISCARD":
+            obs[O_MISC] = _clip((len(hands[top["p"]]) - s.wit_limit(top["p"])) / 3.0)
+    if s.c_dealer == player:
+        obs[O_MISC + 1] = 1.0
+    obs[O_MISC + 2] = min(1.0, s.turns / s.game.max_turns)
     return obs

@@ -120,7 +120,7 @@ class AmberGame(Game):
         if do is not None and (not isinstance(do, (list, tuple)) or any(k not in C.KIND_NAMES for k in do)):
             raise ValueError("deck_override must be None or a list of card kind names (top first)")
         self.num_actions = NUM_ACTIONS
-        from envs.princes_of_amber.observe import OBS_SIZE
+        from envs.princes_of_amber.observe import OBS_SIZE, game_tables
 
         self.observation_shape = (OBS_SIZE,)
         self.observation_dtype = np.float32
@@ -135,6 +135,7 @@ class AmberGame(Game):
         self.attr_block = np.asarray(self.table_attrs, dtype=np.float32) / 12.0
         self.card_kind_arr = np.array(self.card_kind, dtype=np.int64)
         self.kind_cards = [[c for c in range(self.num_cards) if self.card_kind[c] == k] for k in range(NUM_KINDS)]
+        self.obs_tables = game_tables(self)
 
     def new_initial_state(self, seed: int | None = None) -> "AmberState":
         return AmberState.setup(self, make_rng(seed))
