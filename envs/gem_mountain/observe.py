@@ -279,7 +279,7 @@ class _ViewCache:
     The vector lives in a bytearray (cheap item and slice writes from Python)
     with a numpy view over the same memory for the vectorised plane updates."""
 
-    __slots__ = ("buf", "obs", "planes", "logpos", "key", "coll", "seat_ver", "seen_ver", "secret",
+    __slots__ = ("buf", "obs", "planes", "logpos", "key", "coll", "gemv", "seat_ver", "seen_ver", "secret",
                  "arrows", "prism", "dyn", "turn")
 
     def __init__(self, st, obs, me) -> None:
@@ -288,6 +288,7 @@ class _ViewCache:
         self.logpos = len(st._log)
         self.key = _arrow_key(st)
         self.coll = st.coll_ver
+        self.gemv = st.gem_ver
         self.seat_ver = list(st.seat_ver)
         self.seen_ver = st.seen_ver
         self.secret = st.secret[me]
@@ -364,17 +365,21 @@ def encode_cached(st, me: int) -> np.ndarray:
                 cv[q] = sv[q]
                 o = G + G_SEATS + SEAT * k + 1
                 buf[o: o + 24] = bytes(_seat_row(st, me, q))
-        scores = _scores(st, me)
-        o = G + G_SEATS + 25
-        for q in t.orders[me]:
-            x = scores[q]
-            buf[o] = (x if x <= CAP else CAP) & 255 if x >= -CAP else 129
-            o += SEAT
+        if cache.gemv != st.gem_ver:
+            cache.gemv = st.gem_ver
+            scores = _scores(st, me)
+            o = G + G_SEATS + 25
+            for q in t.orders[me]:
+                x = scores[q]
+                buf[o] = (x if x <= CAP else CAP) & 255 if x >= -CAP else 129
+                o += SEAT
         sec = st.secret[me]
         if sec != cache.secret:
             cache.secret = sec
             buf[G + G_SECRET: G + G_PHASE] = t.secret_bytes[sec]
-    if cache.seen_ver != st.seen_ver or (map_moved and g.dark):
+    # my peeks change what I have not seen: a peek of mine, or an Earthquake (logs every cell)
+    if cache.seen_ver != st.seen_ver or (map_moved and g.dark and (
+            len(changed) > 1 or st.peek[changed[0]] >> me & 1)):
         cache.seen_ver = st.seen_ver
         buf[G + G_UNSEEN: G + G_TAIL] = bytes(_unseen(st, me, t))
     key = (-1 if (st.over or st.trunc) else st.phase, st.res, st.sub, st.carrow, st.owed, st.lantern,

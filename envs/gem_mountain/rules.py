@@ -201,7 +201,7 @@ class GemMountainState(State):
         s.acts = [[0] * 16 for _ in range(n)]
         s.secret = [-1] * n
         s.seen = [0] * T.NUM_CONTENTS
-        s.coll_ver = s.map_ver = s.seen_ver = 0
+        s.coll_ver = s.gem_ver = s.map_ver = s.seen_ver = 0
         s.seat_ver = [0] * n
         s._ocache, s._log, s._scores = {}, [], None
         if not game.dark:
@@ -607,6 +607,7 @@ class GemMountainState(State):
         self.coll_ver += 1
         self.seat_ver[p] += 1
         if c < 7:
+            self.gem_ver += 1
             self.gems[p][c] += 1
         else:
             self.acts[p][c - 7] += 1
@@ -732,6 +733,7 @@ class GemMountainState(State):
         self.gems[src][gem] -= 1
         self.gems[dst][gem] += 1
         self.coll_ver += 1
+        self.gem_ver += 1
         self.seat_ver[src] += 1
         self.seat_ver[dst] += 1
         self._action_done()
@@ -800,8 +802,8 @@ class GemMountainState(State):
     def public_scores(self) -> list[int]:
         """Scores from the public collections (no secret tiles), cached per change."""
         cached = self._scores
-        if cached is None or cached[0] != self.coll_ver:
-            cached = self._scores = (self.coll_ver, self.score_counts(self.gems))
+        if cached is None or cached[0] != self.gem_ver:
+            cached = self._scores = (self.gem_ver, self.score_counts(self.gems))
         return cached[1]
 
     def scores(self) -> list[int]:
@@ -857,7 +859,7 @@ class GemMountainState(State):
         if len(s.cells) != game.m or len(s.gems) != game.num_players:
             raise ValueError("gem_mountain_v0: state dict does not match this configuration")
         s.rng = rng_from_dict(data["rng"])
-        s.coll_ver = s.map_ver = s.seen_ver = 0
+        s.coll_ver = s.gem_ver = s.map_ver = s.seen_ver = 0
         s.seat_ver = [0] * game.num_players
         s._ocache, s._log = {}, []
         s._refresh()
