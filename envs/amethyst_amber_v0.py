@@ -11,7 +11,7 @@
 | Action Shape       | (1,)                                                     |
 | Action Values      | Discrete(850)                                            |
 | Observation Shape  | (7241,)                                                  |
-| Observation Values | [0, 1] (float32)                                         |
+| Observation Values | [0, 100] (int8)                                          |
 | Chance / hidden    | none / none (deterministic, perfect information)         |
 
 Two players fight over six neutral resource tokens on a trihexagonal board:
@@ -41,11 +41,14 @@ at the bottom. `relative_frame=False` turns this off.
 
 ### Observation Space
 
-A dict with `observation` (float32 vector of 7241) and `action_mask` (int8
+A dict with `observation` (int8 vector of 7241) and `action_mask` (int8
 vector of 850; all zeros for the agent not to move and after the end).
 `observation` is 20 planes over the 19 x 19 brick grid (plane-major, then Y,
 then X, 7220 values) followed by 21 scalars. Hexes sit at odd Y, triangles at
-even Y; cells that are neither are always 0.
+even Y; cells that are neither are always 0. Every value is a small
+non-negative integer: planes are 0/1 except the prisoner counts, scalars
+are raw counts and flags, and the largest possible value is the turn-limit
+percentage (100), which is the Box's upper bound.
 
 | Plane | Content |
 |-------|---------|
@@ -57,23 +60,23 @@ even Y; cells that are neither are always 0.
 | 9 / 10 | my / opponent's attackers |
 | 11 | neutral resources |
 | 12 / 13 | my / opponent's placed resources |
-| 14 / 15 | prisoners under my / opponent's resources (count / resource_capacity) |
+| 14 / 15 | prisoners under my / opponent's resources (count, 0 .. resource_capacity) |
 | 16 / 17 | my / opponent's defenders with an adjacent same-colour defender (wall pieces) |
 | 18 | defenders the acting player already moved this turn |
 | 19 | the selected defender |
 
 | Scalar | Content |
 |--------|---------|
-| 0, 1 | my / opponent's attackers in reserve / attackers_per_player |
-| 2, 3 | my / opponent's unplaced defenders / defenders_per_player |
-| 4, 5 | my / opponent's resources in hand / 6 |
-| 6, 7 | my / opponent's placed resources / win_resources (capped at 1) |
-| 8, 9 | my / opponent's attackers held prisoner / attackers_per_player |
+| 0, 1 | my / opponent's attackers in reserve (count) |
+| 2, 3 | my / opponent's unplaced defenders (count) |
+| 4, 5 | my / opponent's resources in hand (count) |
+| 6, 7 | my / opponent's placed resources (count) |
+| 8, 9 | my / opponent's attackers held prisoner (count) |
 | 10, 11 | phase one-hot (placement, main) |
 | 12, 13, 14 | main-phase sub-step one-hot (turn start, choose destination, continue) |
-| 15 | defenders moved this turn / max_defenders_per_turn |
+| 15 | defenders moved this turn (count) |
 | 16 | 1 if I am Amethyst |
-| 17 | main turns completed / max_main_turns |
+| 17 | main turns completed as a whole percentage of max_main_turns (0 .. 100) |
 | 18, 19 | my / opponent's resource with room for a prisoner exists |
 | 20 | 1 if it is my turn |
 
@@ -127,7 +130,7 @@ the game (or, with `truncation_result="resources"`, +1/-1 by placed resources,
 
 ### Version History
 
-* v0: Initial release.
+* v0: Initial release (int8 observation).
 """
 
 from envs.core.aec import MeepleEnv, env_metadata

@@ -1,20 +1,29 @@
 """Observation encoder: 20 brick-grid planes (19 x 19) plus 21 scalars, flat
-float32, in the observer's frame (the board turned 180 degrees for Amber
-unless ``relative_frame`` is off).
+int8, in the observer's frame (the board turned 180 degrees for Amber unless
+``relative_frame`` is off).
 
 The seven static planes (tile shapes and colours) are precomputed per
-observer; each call copies that template and writes the pieces with one
-fancy-index assignment.
+observer. The thirteen piece planes are bitboards: each is written as 46
+bytes (368 bits) and numpy unpacks all of them in one call, keeping 361 bits
+per plane. Amber's half turn costs nothing: the brick grid turned 180
+degrees is the bit order reversed, so her planes are written most
+significant byte first and unpacked most significant bit first.
+
+``encode_reference`` builds the same vector cell by cell; tests compare the
+two on random positions.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from envs.amethyst_amber.board import H, RED, GREEN
+from envs.amethyst_amber.board import GREEN, H, RED
 
 N_PLANES = 20
 N_SCALARS = 21
+STATIC = 7  # planes 0-6 never change
+PLANE_BYTES = 46  # 361 bits rounded up to whole bytes
+SCALAR_HIGH = 100  # largest value anywhere: the turn-limit percentage
 
 
 class ObservationTables:
@@ -24,15 +33,17 @@ class ObservationTables:
         geo = bd.geo
         self.cells = geo.width * geo.width  # 361
         self.last = self.cells - 1
+        self.shift = PLANE_BYTES * 8 - self.cells  # 7: pads a plane to whole bytes
         self.scalar_at = N_PLANES * self.cells
-        size = self.scalar_at + N_SCALARS
+        self.size = self.scalar_at + N_SCALARS
+        self.frames = [0, 1 if game.relative_frame else 0]
         self.templates = []
         for observer in (0, 1):
-            f = 1 if observer == 1 and game.relative_frame else 0
-            obs = np.zeros(size, dtype=np.float32)
+            f = self.frames[observer]
+            obs = np.zeros(STATIC * self.cells, dtype=np.int8)
 
             def put(c: int, brick: int) -> None:
-                obs[c * self.cells + (self.last - brick if f else brick)] = 1.0
+                obs[c * self.cells + (self.last - brick if f else brick)] = 1
 
             for h in range(H):
                 put(0, bd.hex_brick[h])
@@ -50,107 +61,159 @@ class ObservationTables:
                 put(6, bd.hex_brick[h])
             obs.setflags(write=False)
             self.templates.append(obs)
-        # brick of hex h in frame f
+        # index of hex h's cell in plane 0, in frame f
         self.hex_at = [bd.hex_brick, [self.last - b for b in bd.hex_brick]]
-
-        # static planes 0-6 as one big bitboard per observer (absolute frame)
-        self.static_bits = []
-        for observer in (0, 1):
-            tmpl = self.templates[observer].reshape(-1)[: self.scalar_at].reshape(N_PLANES, self.cells)
-            if observer == 1 and game.relative_frame:
-                tmpl = tmpl[:, ::-1]
-            flat = np.ascontiguousarray(tmpl).reshape(-1).astype(np.uint8)
-            self.static_bits.append(int.from_bytes(np.packbits(flat, bitorder="little").tobytes(), "little"))
-        self.nbytes = (self.scalar_at + 7) // 8
-        self.bit_hex = bd.geo.bit_hex
+        self.bit_hex = geo.bit_hex
+        self.zero_plane = bytes(PLANE_BYTES)
 
     def encode(self, s, player: int) -> np.ndarray:
-        """All 0/1 planes are OR-ed into one Python int (plane c shifted by
-        c * 361 bits), unpacked by numpy in one go, and turned for Amber."""
         game = self.game
         geo = game.board.geo
         cells = self.cells
-        f = 1 if player == 1 and game.relative_frame else 0
+        f = self.frames[player]
         me, opp = player, 1 - player
         mine, theirs = s.dbits[me], s.dbits[opp]
-        bh = self.bit_hex
-        am = ao = 0
-        for h in s.apos[me]:
-            am |= bh[h]
-        for h in s.apos[opp]:
-            ao |= bh[h]
-        neutral = rm = ro = 0
-        res, under = s.res, s.under
-        cap = game.resource_capacity
-        held = [0, 0]
-        avail = [0.0, 0.0]
-        unders = []
-        for h in s.rhex:
-            o = res[h]
-            if o == me:
-                rm |= bh[h]
-                if under[h]:
-                    unders.append((14, h, under[h]))
-            elif o == opp:
-                ro |= bh[h]
-                if under[h]:
-                    unders.append((15, h, under[h]))
-            else:
-                neutral |= bh[h]
-                continue
-            held[1 - o] += under[h]
-            if under[h] < cap:
-                avail[0 if o == me else 1] = 1.0
+        am, ao = s.abits[me], s.abits[opp]
+        rm, ro, neutral = s.rbits[me], s.rbits[opp], s.rbits[2]
+        # prisoners: every attacker not on the board nor in reserve is held
+        na = game.attackers_per_player
+        held_m = na - s.reserve[me] - len(s.apos[me])
+        held_t = na - s.reserve[opp] - len(s.apos[opp])
+        unders = ()
+        if held_m or held_t:
+            # some resource holds prisoners: look at each one
+            res, under = s.res, s.under
+            cap = game.resource_capacity
+            avail_m = avail_t = 0
+            unders = []
+            for h in s.rhex:
+                o = res[h]
+                if o == 2:
+                    continue
+                u = under[h]
+                if u:
+                    unders.append((14 if o == me else 15, h, u))
+                if u < cap:
+                    if o == me:
+                        avail_m = 1
+                    else:
+                        avail_t = 1
+        else:
+            avail_m = 1 if s.placed[me] else 0
+            avail_t = 1 if s.placed[opp] else 0
+        r, dn, w2 = geo.edge_right, geo.edge_down, 2 * geo.width
+        wall_m = mine & (((mine & r) << 1) | ((mine >> 1) & r) | ((mine & dn) << w2) | ((mine >> w2) & dn))
+        wall_t = theirs & (((theirs & r) << 1) | ((theirs >> 1) & r) | ((theirs & dn) << w2) | ((theirs >> w2) & dn))
         sel = geo.bit_tri[s.sel] if s.sel >= 0 else 0
-        big = (
-            self.static_bits[player]
-            | mine << (7 * cells)
-            | theirs << (8 * cells)
-            | am << (9 * cells)
-            | ao << (10 * cells)
-            | neutral << (11 * cells)
-            | rm << (12 * cells)
-            | ro << (13 * cells)
-            | (mine & geo.spread(mine)) << (16 * cells)
-            | (theirs & geo.spread(theirs)) << (17 * cells)
-            | s.moved << (18 * cells)
-            | sel << (19 * cells)
-        )
-        raw = np.frombuffer(big.to_bytes(self.nbytes, "little"), dtype=np.uint8)
-        planes = np.unpackbits(raw, bitorder="little", count=self.scalar_at).reshape(N_PLANES, cells)
+        z = self.zero_plane
+        nb = PLANE_BYTES
         if f:
-            planes = planes[:, ::-1]
-        obs = np.empty(self.scalar_at + N_SCALARS, dtype=np.float32)
-        obs[: self.scalar_at].reshape(N_PLANES, cells)[:] = planes
+            k = self.shift
+            raw = b"".join((
+                (mine << k).to_bytes(nb, "big"), (theirs << k).to_bytes(nb, "big"),
+                (am << k).to_bytes(nb, "big"), (ao << k).to_bytes(nb, "big"),
+                (neutral << k).to_bytes(nb, "big"), (rm << k).to_bytes(nb, "big"),
+                (ro << k).to_bytes(nb, "big"), z, z,
+                (wall_m << k).to_bytes(nb, "big"), (wall_t << k).to_bytes(nb, "big"),
+                (s.moved << k).to_bytes(nb, "big"), (sel << k).to_bytes(nb, "big"),
+            ))
+            order = "big"
+        else:
+            raw = b"".join((
+                mine.to_bytes(nb, "little"), theirs.to_bytes(nb, "little"),
+                am.to_bytes(nb, "little"), ao.to_bytes(nb, "little"),
+                neutral.to_bytes(nb, "little"), rm.to_bytes(nb, "little"),
+                ro.to_bytes(nb, "little"), z, z,
+                wall_m.to_bytes(nb, "little"), wall_t.to_bytes(nb, "little"),
+                s.moved.to_bytes(nb, "little"), sel.to_bytes(nb, "little"),
+            ))
+            order = "little"
+        planes = np.unpackbits(
+            np.frombuffer(raw, dtype=np.uint8).reshape(N_PLANES - STATIC, nb), axis=1, count=cells, bitorder=order
+        )
+        obs = np.empty(self.size, dtype=np.int8)
+        obs[: STATIC * cells] = self.templates[player]
+        obs[STATIC * cells : self.scalar_at] = planes.reshape(-1)
         hb = self.hex_at[f]
         for c, h, u in unders:
-            obs[c * cells + hb[h]] = u / cap
-        na = game.attackers_per_player
-        nd = max(1, game.defenders_per_player)
-        win = game.win_resources
+            obs[c * cells + hb[h]] = u
         main = s.phase == 1
-        sc = [
-            s.reserve[me] / na,
-            s.reserve[opp] / na,
-            s.unplaced[me] / nd,
-            s.unplaced[opp] / nd,
-            s.hand[me] / 6.0,
-            s.hand[opp] / 6.0,
-            min(1.0, s.placed[me] / win),
-            min(1.0, s.placed[opp] / win),
-            min(1.0, held[me] / na),
-            min(1.0, held[opp] / na),
-            0.0 if main else 1.0,
-            1.0 if main else 0.0,
-            1.0 if main and s.sub == 0 else 0.0,
-            1.0 if s.sub == 1 else 0.0,
-            1.0 if s.sub == 2 else 0.0,
-            s.n_moved / game.max_defenders_per_turn,
-            1.0 if me == 0 else 0.0,
-            min(1.0, s.main_turns / game.max_main_turns),
-            avail[0],
-            avail[1],
-            1.0 if s.current_player == me else 0.0,
-        ]
-        obs[self.scalar_at :] = sc
+        sub = s.sub
+        obs[self.scalar_at :] = (
+            s.reserve[me], s.reserve[opp], s.unplaced[me], s.unplaced[opp], s.hand[me], s.hand[opp],
+            s.placed[me], s.placed[opp], held_m, held_t,
+            0 if main else 1, 1 if main else 0,
+            1 if main and sub == 0 else 0, 1 if sub == 1 else 0, 1 if sub == 2 else 0,
+            s.n_moved, 1 if me == 0 else 0, s.main_turns * 100 // game.max_main_turns,
+            avail_m, avail_t, 1 if s.current_player == me else 0,
+        )  # fmt: skip
         return obs
+
+
+def encode_reference(s, player: int) -> np.ndarray:
+    """The observation built cell by cell from the state's lists (slow; the
+    specification of :meth:`ObservationTables.encode`)."""
+    game = s.game
+    bd = game.board
+    geo = bd.geo
+    w = geo.width
+    planes = np.zeros((N_PLANES, w, w), dtype=np.int8)
+    me, opp = player, 1 - player
+
+    def hex_cell(c: int, h: int, v: int = 1) -> None:
+        x, y = geo.hex_xy[h]
+        planes[c, y, x] = v
+
+    def tri_cell(c: int, t: int) -> None:
+        x, y = geo.tri_xy[t]
+        planes[c, y, x] = 1
+
+    for h in range(H):
+        hex_cell(0, h)
+        if bd.hex_colour[h] == RED:
+            hex_cell(3, h)
+        elif bd.hex_colour[h] == GREEN:
+            hex_cell(4, h)
+    for t in range(len(geo.tri_xy)):
+        tri_cell(1 if bd.is_black[t] else 2, t)
+    for h in bd.blue[me]:
+        hex_cell(5, h)
+    for h in bd.blue[opp]:
+        hex_cell(6, h)
+    own = [geo.bits_to_tris(s.dbits[0]), geo.bits_to_tris(s.dbits[1])]
+    for seat, c, wall in ((me, 7, 16), (opp, 8, 17)):
+        mine = set(own[seat])
+        for t in mine:
+            tri_cell(c, t)
+            if any(u in mine for u in geo.tri_neighbors[t]):
+                tri_cell(wall, t)
+    held = [0, 0]
+    avail = [0, 0]
+    for h in range(H):
+        if s.att[h] >= 0:
+            hex_cell(9 if s.att[h] == me else 10, h)
+        if s.res[h] == 2:
+            hex_cell(11, h)
+        elif s.res[h] in (0, 1):
+            mine_res = s.res[h] == me
+            hex_cell(12 if mine_res else 13, h)
+            if s.under[h]:
+                hex_cell(14 if mine_res else 15, h, s.under[h])
+            held[1 - s.res[h]] += s.under[h]
+            if s.under[h] < game.resource_capacity:
+                avail[0 if mine_res else 1] = 1
+    for t in geo.bits_to_tris(s.moved):
+        tri_cell(18, t)
+    if s.sel >= 0:
+        tri_cell(19, s.sel)
+    if s.frame_of(player):
+        planes = planes[:, ::-1, ::-1]
+    main = s.phase == 1
+    scalars = [
+        s.reserve[me], s.reserve[opp], s.unplaced[me], s.unplaced[opp], s.hand[me], s.hand[opp],
+        s.placed[me], s.placed[opp], held[me], held[opp],
+        int(not main), int(main), int(main and s.sub == 0), int(s.sub == 1), int(s.sub == 2),
+        s.n_moved, int(me == 0), s.main_turns * 100 // game.max_main_turns,
+        avail[0], avail[1], int(s.current_player == me),
+    ]  # fmt: skip
+    return np.concatenate([planes.reshape(-1), np.array(scalars, dtype=np.int8)])

@@ -31,6 +31,7 @@ from envs.amethyst_amber.board import (
     H,
     T,
 )
+from envs.amethyst_amber.observe import SCALAR_HIGH, ObservationTables
 from envs.core.trihex import DIRECTION_NAMES
 from envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
 
@@ -113,9 +114,9 @@ class AmethystAmberGame(Game):
         self.num_actions = NUM_ACTIONS
         w = self.board.geo.width
         self.observation_shape = (OBS_PLANES * w * w + OBS_SCALARS,)
-        self.observation_dtype = np.float32
-        self.observation_low = 0.0
-        self.observation_high = 1.0
+        self.observation_dtype = np.int8
+        self.observation_low = 0
+        self.observation_high = SCALAR_HIGH
         self.reward_range = (-1.0, 1.0)
         self.max_turns = self.max_main_turns
         bd = self.board
@@ -123,7 +124,6 @@ class AmethystAmberGame(Game):
             (bd.green_half[0], bd.green_half[1]) if self.green_own_half else (bd.green, bd.green)
         )
         self.frame_tables = (B.FrameTables(bd, 0, self.green_for), B.FrameTables(bd, 1, self.green_for))
-        from envs.amethyst_amber.observe import ObservationTables
 
         self.obs_tables = ObservationTables(self)
 
@@ -132,6 +132,7 @@ class AmethystAmberGame(Game):
         for h in self.board.red:
             s.res[h] = NEUTRAL
         s.rhex = list(self.board.red)
+        s.rbits[NEUTRAL] = sum(self.board.geo.bit_hex[h] for h in self.board.red)
         s.unplaced = [self.defenders_per_player, self.defenders_per_player]
         s.reserve = [self.attackers_per_player, self.attackers_per_player]
         if self.defenders_per_player == 0:
@@ -166,6 +167,10 @@ class AmethystAmberState(State):
         self.res = [-1] * H
         self.under = [0] * H
         self.rhex: list[int] = []  # hexes holding a resource token
+        # the same pieces as brick-grid bitboards (for the observation):
+        # abits[p] = seat p's attackers, rbits[code] = resources by res code
+        self.abits = [0, 0]
+        self.rbits = [0, 0, 0]
         self.reserve = [0, 0]
         self.unplaced = [0, 0]
         self.hand = [0, 0]
@@ -192,6 +197,8 @@ class AmethystAmberState(State):
         s.res = self.res[:]
         s.under = self.under[:]
         s.rhex = self.rhex[:]
+        s.abits = self.abits[:]
+        s.rbits = self.rbits[:]
         s.reserve = self.reserve[:]
         s.unplaced = self.unplaced[:]
         s.hand = self.hand[:]
@@ -516,6 +523,7 @@ class AmethystAmberState(State):
             self.res[h] = p
             self.under[h] = 0
             self.rhex.append(h)
+            self.rbits[p] |= geo.bit_hex[h]
             self.hand[p] -= 1
             self.placed[p] += 1
             self._end_turn()
@@ -523,6 +531,7 @@ class AmethystAmberState(State):
             h = a - A_PLACE_ATT
             self.att[h] = p
             self.apos[p].append(h)
+            self.abits[p] |= geo.bit_hex[h]
             self.reserve[p] -= 1
             self._end_turn()
         elif a >= A_DEST:
@@ -561,8 +570,9 @@ class AmethystAmberState(State):
             self.cur = 1 - p
 
     def _step_attacker(self, p: int, h: int, d: int) -> None:
-        n = self.game.board.geo.hexes.neighbors[h, d]
-        n = int(n)
+        geo = self.game.board.geo
+        n = int(geo.hexes.neighbors[h, d])
+        bn = geo.bit_hex[n]
         att, res = self.att, self.res
         opp = 1 - p
         if att[n] == opp:
@@ -574,16 +584,19 @@ class AmethystAmberState(State):
                     under[r] += 1
                     break
             self.apos[opp].remove(n)
+            self.abits[opp] ^= bn
         elif res[n] >= 0:
             if res[n] == opp:
                 self.reserve[p] += self.under[n]
                 self.placed[opp] -= 1
             self.under[n] = 0
+            self.rbits[res[n]] ^= bn
             res[n] = -1
             self.rhex.remove(n)
             self.hand[p] += 1
         att[h] = -1
         att[n] = p
+        self.abits[p] ^= geo.bit_hex[h] | bn
         ap = self.apos[p]
         ap[ap.index(h)] = n
 

@@ -101,12 +101,14 @@ def state_from_dict(game, d: dict):
         h, p = hexi(e), _seat(e[2])
         s.att[h] = p
         s.apos[p].append(h)
+        s.abits[p] |= geo.bit_hex[h]
     for e in d.get("resources", []):
         h = hexi(e)
         owner = e[2] if len(e) > 2 else None
         s.res[h] = R.NEUTRAL if owner is None else _seat(owner)
         s.under[h] = int(e[3]) if len(e) > 3 else 0
         s.rhex.append(h)
+        s.rbits[s.res[h]] |= geo.bit_hex[h]
         if owner is not None:
             s.placed[s.res[h]] += 1
     held = [0, 0]  # seat p's attackers held under the opponent's resources

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from envs.amethyst_amber.board import A_END, A_STEP
+from envs.amethyst_amber.observe import encode_reference
 from tests.amethyst_amber.helpers import game
 
 FAST_GAMES = 120
@@ -34,6 +35,10 @@ def check_invariants(s) -> None:
             assert geo.component(geo.bit_tri[t], pieces).bit_count() <= g.group_limit
     assert len(s.rhex) + s.hand[0] + s.hand[1] == 6
     assert s.placed == [sum(1 for h in s.rhex if s.res[h] == p) for p in (0, 1)]
+    # the bitboard copies of attackers and resources match the hex lists
+    bh = geo.bit_hex
+    assert s.abits == [sum(bh[h] for h in s.apos[p]) for p in (0, 1)]
+    assert s.rbits == [sum(bh[h] for h in s.rhex if s.res[h] == c) for c in (0, 1, 2)]
 
 
 def play(g, seed: int, check_every: int = 1) -> int:
@@ -117,3 +122,22 @@ def test_rules_symmetric_under_half_turn(seed):
         m.apply(act)
     assert s.done == m.done
     assert list(s.returns()) == list(m.returns())[::-1]
+
+
+@pytest.mark.parametrize("config", [{}, {"relative_frame": False, "resource_capacity": 1}])
+def test_observation_matches_reference_encoder(config):
+    """The bit-plane encoder equals the cell-by-cell reference for both
+    observers at every step of random games (prisoners included)."""
+    g = game(**config)
+    rng = np.random.default_rng(3)
+    prisoners = 0
+    for seed in range(4):
+        s = g.new_initial_state(seed)
+        while not s.done:
+            for p in (0, 1):
+                obs = s.observation(p)
+                assert obs.dtype == np.int8 and obs.shape == g.observation_shape
+                assert np.array_equal(obs, encode_reference(s, p))
+            prisoners += any(s.under)
+            s.apply(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
+    assert prisoners > 0
