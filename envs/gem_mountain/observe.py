@@ -230,10 +230,10 @@ def _unseen(st, me: int, t) -> list[int]:
     unseen = [a - b for a, b in zip(t.pool_counts, st.seen)]
     if st.game.dark:
         bit = 1 << me
-        up, peek = st.up, st.peek
-        for i, d in enumerate(st.cells):
-            if d >= 0 and peek[i] & bit and not up[i]:
-                for c in T.SHARDS[d]:
+        up, cells = st.up, st.cells
+        for i in [i for i, pk in enumerate(st.peek) if pk & bit]:  # peeks are wiped when a tile turns
+            if cells[i] >= 0 and not up[i]:
+                for c in T.SHARDS[cells[i]]:
                     unseen[c] -= 1
     sec = st.secret[me]
     if sec >= 0:
