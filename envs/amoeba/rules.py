@@ -232,6 +232,7 @@ class AmoebaState(State):
         self.piece_comp: list[int] = []
         self.comps: dict[int, list] = {}  # cid -> [members, open ports, owner]
         self.owned: set[int] = set()  # cids of the claimed amoebas
+        self.closed: set[int] = set()  # cids of the complete, unclaimed amoebas
         self.next_cid = 0
         self.breq = [0] * g.num_anchors  # ports that must be blue, per anchor
         self.preq = [0] * g.num_anchors  # ports that must be pink, per anchor
@@ -240,7 +241,6 @@ class AmoebaState(State):
         # anchor, and the anchors grouped by that mask
         self.fmask = [0] * g.num_anchors
         self.fgroups: dict[int, set[int]] = {}
-        self._gunion: int | None = None  # OR of compat() over the frontier's keys
         self.first_pending = True
         # turn
         self.cur = 0
@@ -280,13 +280,13 @@ class AmoebaState(State):
         st.piece_comp = self.piece_comp[:]
         st.comps = {k: [v[0][:], v[1], v[2]] for k, v in self.comps.items()}
         st.owned = set(self.owned)
+        st.closed = set(self.closed)
         st.next_cid = self.next_cid
         st.breq = self.breq[:]
         st.preq = self.preq[:]
         st.free = self.free[:]
         st.fmask = self.fmask[:]
         st.fgroups = {k: set(v) for k, v in self.fgroups.items()}
-        st._gunion = self._gunion
         st.first_pending = self.first_pending
         st.cur = self.cur
         st.phase = self.phase
@@ -339,6 +339,8 @@ class AmoebaState(State):
         self.comps[cid] = [members, open_ports, owner]
         if owner >= 0:
             self.owned.add(cid)
+        elif open_ports == 0:
+            self.closed.add(cid)
         pc = self.piece_comp
         for p in members:
             pc[p] = cid
@@ -348,9 +350,10 @@ class AmoebaState(State):
         self._cache = {}
         self._board_cache = None
 
-    def put_ground(self, tile: int, rot: int, a: int) -> int:
-        """Lay a ground tile (no legality check beyond empty units); keeps
-        amoebas, open ports and the anchor frontier up to date."""
+    def put_ground(self, tile: int, rot: int, a: int, check: bool = True) -> int:
+        """Lay a ground tile (legality checked only as far as empty units and
+        matching colours, and not at all with check=False, for moves already
+        known legal); keeps amoebas, open ports and the anchor frontier up to date."""
         g = self.game.geo
         units = g.block_units[a]
         vis = self.unit_vis
@@ -362,10 +365,11 @@ class AmoebaState(State):
         slots = g.port_slot[a]
         face = g.face
         sp = self.slot_piece
-        for p in range(8):
-            f = face[slots[p]]
-            if f >= 0 and vis[f >> 2] >= 0 and bool(sp[f] >= 0) != bool((pink8 >> p) & 1):
-                raise ValueError("amoeba_v0: pink would touch blue")
+        if check:
+            for p in range(8):
+                f = face[slots[p]]
+                if f >= 0 and vis[f >> 2] >= 0 and bool(sp[f] >= 0) != bool((pink8 >> p) & 1):
+                    raise ValueError("amoeba_v0: pink would touch blue")
         k = len(self.placements)
         self.placements.append([a, tile, rot, 1, 0])
         pl = self.planes
@@ -411,7 +415,6 @@ class AmoebaState(State):
                 groups[m] = {a2}
             else:
                 grp.add(a2)
-        self._gunion = None
         # pieces and amoebas: each new piece starts as an amoeba of its own
         comps = self.comps
         pc = self.piece_comp
@@ -451,12 +454,30 @@ class AmoebaState(State):
                 if cp != cq:
                     self._union(cp, cq)
         self.place_pieces.append(new_pids)
+        off8 = 8 * UU
+        off10 = 10 * UU
         painted = set()
         for p in new_pids:
             c = pc[p]
             if c not in painted:
+                # a ground tile only touches open, unclaimed amoebas: repaint
+                # sizes, and completeness if the amoeba just closed (owner planes
+                # stay 0)
                 painted.add(c)
-                self._paint(c)
+                members, nopen, owner = comps[c]
+                if owner >= 0:  # only in positions set up by hand
+                    self._paint(c)
+                    continue
+                n_ = len(members)
+                vs = n_ if n_ < 127 else 127
+                for p2 in members:
+                    for s in piece_slots[p2]:
+                        pl[off8 + spi[s]] = vs
+                if nopen == 0:
+                    self.closed.add(c)
+                    for p2 in members:
+                        for s in piece_slots[p2]:
+                            pl[off10 + spi[s]] = 1
         self.first_pending = False
         self._dirty()
         return k
@@ -496,8 +517,11 @@ class AmoebaState(State):
         self.comps[cid][2] = seat
         if seat >= 0:
             self.owned.add(cid)
+            self.closed.discard(cid)
         else:
             self.owned.discard(cid)
+            if self.comps[cid][1] == 0:
+                self.closed.add(cid)
         self._paint(cid)
         self._dirty()
 
@@ -515,6 +539,7 @@ class AmoebaState(State):
             A[2] = B[2]
             self.owned.add(ca)
         self.owned.discard(cb)
+        self.closed.discard(cb)
         del comps[cb]
 
     def _top_components(self, o: int, k: int):
@@ -604,6 +629,7 @@ class AmoebaState(State):
         for c in old:
             del self.comps[c]
             self.owned.discard(c)
+            self.closed.discard(c)
         sp = self.slot_piece
         new_pids = []
         for i, ps in enumerate(new_slots):
@@ -672,23 +698,30 @@ class AmoebaState(State):
     def claimable(self) -> list[int]:
         """Complete, unclaimed amoebas of at least min_claim_size, in key order."""
         m = self.game.config["min_claim_size"]
-        out = [cid for cid, v in self.comps.items() if v[1] == 0 and v[2] < 0 and len(v[0]) >= m]
+        comps = self.comps
+        out = [cid for cid in self.closed if len(comps[cid][0]) >= m]
         out.sort(key=self.comp_key)
         return out
 
     # --------------------------------------------------------------- options
-    def _ground_union(self) -> int:
-        """Bit mask of the oriented tiles that fit at some ground anchor."""
-        gu = self._gunion
-        if gu is None:
+    def _hand_fit(self) -> int:
+        """Bit mask of the mover's oriented hand tiles (bit o) that fit at some
+        ground anchor (scans the frontier's groups until every one is found)."""
+        hf = self._cache.get("handfit")
+        if hf is None:
+            hm = 0
+            for o in self._hand_oriented():
+                hm |= 1 << o
             if self.first_pending:
-                gu = ALL_ORIENTED
+                hf = hm
             else:
-                gu = 0
+                hf = 0
                 for m in self.fgroups:
-                    gu |= m
-            self._gunion = gu
-        return gu
+                    hf |= m & hm
+                    if hf == hm:
+                        break
+            self._cache["handfit"] = hf
+        return hf
 
     def _ground(self, o: int) -> list[int]:
         """Legal ground anchors of oriented tile o."""
@@ -839,9 +872,10 @@ class AmoebaState(State):
         }
 
     def _any_select(self) -> bool:
-        gu = self._ground_union()
+        if self._hand_fit():
+            return True
         for o in self._hand_oriented():
-            if (gu >> o) & 1 or self._tops(o):
+            if self._tops(o):
                 return True
         return False
 
@@ -869,7 +903,7 @@ class AmoebaState(State):
             pass
         elif self.phase == SELECT:
             rot_ok = game.config["allow_rotation"]
-            gu = self._ground_union()
+            gu = self._hand_fit()
             for s, t in enumerate(self.hands[self.cur]):
                 for r in DISTINCT_ROTS[t] if rot_ok else (0,):
                     o = t * 4 + r
@@ -881,8 +915,9 @@ class AmoebaState(State):
             if self.first_pending:
                 m[12 + self.game.geo.center_anchor] = 1
             else:
+                bo = 1 << o
                 for fm, grp in self.fgroups.items():
-                    if (fm >> o) & 1:
+                    if fm & bo:
                         for a in grp:
                             m[12 + a] = 1
             for a in self._tops(o):
@@ -925,7 +960,7 @@ class AmoebaState(State):
             if plan is not None:
                 self._resolve_split(t, r, plan)
             else:
-                self.put_ground(t, r, anchor)
+                self.put_ground(t, r, anchor, check=False)
             hand.pop(s)
             self.sel = None
             self.left -= 1
@@ -939,6 +974,7 @@ class AmoebaState(State):
         if a == game.CLAIM_YES:
             self.comps[cid][2] = self.cur
             self.owned.add(cid)
+            self.closed.discard(cid)
             self.supply[self.cur] -= 1
             self._paint(cid)
         self.offer_i += 1
