@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from envs.amoeba.observe import encode_reference
-from envs.amoeba.rules import OWNER_CODE
+from envs.amoeba.rules import ANCHOR, CLAIM, OWNER_CODE, SELECT
 from envs.amoeba.tiles import ORIENTED
 from helpers import game
 
@@ -175,3 +175,64 @@ def test_incremental_planes_match_recomputation(n):
                 assert back.planes == st.planes
                 for p in range(n):
                     assert np.array_equal(back.observation(p), st.observation(p))
+
+
+def compact_greedy_action(st, rng):
+    """A test player that makes splits happen: it claims every offer, picks a
+    tile that can split when it has one, splits whenever it can, and otherwise
+    lays the tile where it meets the most ports (a compact table closes many
+    amoebas, and claimed ones become split targets)."""
+    g = st.game
+    legal = np.flatnonzero(st.legal_action_mask())
+    if st.phase == CLAIM:
+        return g.CLAIM_YES
+    hand = st.hands[st.cur]
+    if st.phase == SELECT:
+        for a in legal:
+            s, r = divmod(int(a), 4)
+            if st._tops(hand[s] * 4 + r):
+                return int(a)
+        return int(legal[rng.integers(len(legal))])
+    tops = st._tops(hand[st.sel[0]] * 4 + st.sel[1])
+    if tops:
+        return 12 + min(tops)
+    contacts = [bin(st.breq[a - 12] | st.preq[a - 12]).count("1") for a in legal]
+    best = max(contacts)
+    cands = [int(a) for a, c in zip(legal, contacts) if c == best]
+    return cands[rng.integers(len(cands))]
+
+
+def test_greedy_play_splits_and_keeps_invariants():
+    """Random play almost never splits; this player does, often, so the split
+    rules (parts, keeper, nuclei, merges) run under the invariant checks."""
+    splits = merges = three_way = 0
+    for n, seed in [(n, seed) for n in (2, 3, 4) for seed in range(10)]:
+        g = game(num_players=n)
+        st = g.new_initial_state(seed)
+        rng = np.random.default_rng(seed)
+        while not st.done:
+            anchor_step = st.phase == ANCHOR
+            mover = st.cur
+            supply_before = list(st.supply)
+            st.apply(compact_greedy_action(st, rng))
+            if not (anchor_step and st.last_split):
+                continue
+            info = st.last_split
+            splits += 1
+            merges += info["merged"]
+            three_way += info["parts"] == 3
+            assert info["mover"] == mover and info["target_owner"] not in (mover, -1)
+            # the mover pays one nucleus per part taken (parts - 1); a merged
+            # bystander's nucleus, if it had one, goes back to its owner
+            delta = [a - b for a, b in zip(st.supply, supply_before)]
+            paid = info["parts"] - 1
+            returned = sum(delta) + paid
+            assert returned in ((0, 1) if info["merged"] else (0,))
+            assert delta[mover] in (-paid, -paid + returned)
+            assert all(d in (0, returned) for p, d in enumerate(delta) if p != mover)
+            assert any(v[2] == info["target_owner"] for v in st.comps.values())
+            check(st)
+        check(st)
+    assert splits >= 10
+    assert merges >= 1
+    assert three_way >= 1
