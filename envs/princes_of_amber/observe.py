@@ -199,6 +199,18 @@ def _perms(n: int) -> list[np.ndarray]:
     return perms
 
 
+_SEATS: dict[int, list[tuple]] = {}
+
+
+def _seats(n: int) -> list[tuple]:
+    """Per viewer: (relative seat r, absolute seat, offset of r's player block
+    within the Amber + players list)."""
+    seats = _SEATS.get(n)
+    if seats is None:
+        seats = _SEATS[n] = [tuple((r, (p + r) % n, 13 + PLAYER_W * r) for r in range(n)) for p in range(n)]
+    return seats
+
+
 class _ObsCache:
     """Numpy copies of the state's lists, refreshed when their source changes.
     ``ver`` counts changes of A; ``views`` holds each viewer's prince block
@@ -395,20 +407,25 @@ def encode(s, player: int) -> np.ndarray:
     free = c.free
     hold_count, in_game, hands, elim, extra = s.hold_count, s.in_game, s.hands, s.elim_order, s.extra
     tp = s.turn_player
-    for r in range(n):
-        q = (player + r) % n
-        b = 13 + PLAYER_W * r
+    for r, q, b in _seats(n)[player]:
         if hold_count[q]:
             blk[8 + r] = min(1.0, hold_count[q] / ht)
-        blk[b] = in_game[q]
-        blk[b + 1] = min(1.0, len(hands[q]) / 10.0)
+        if in_game[q]:
+            blk[b] = 1.0
+        nh = len(hands[q])
+        if nh:
+            blk[b + 1] = 1.0 if nh >= 10 else nh / 10.0
         if tp == q:
             blk[b + 2] = 1.0
-        blk[b + 3] = (elim[q] + 1) / 5.0
+        e = elim[q]
+        if e >= 0:
+            blk[b + 3] = (e + 1) / 5.0
         if extra[q]:
             blk[b + 4] = 1.0
-        blk[b + 5] = free[q] / 9.0
-        if q in declined:
+        f = free[q]
+        if f:
+            blk[b + 5] = f / 9.0
+        if declined and q in declined:
             blk[b + 6] = 1.0
     obs[O_AMBER:O_HAND] = blk
     # my hand, what I remember of the others' hands and of the deck top
