@@ -11,6 +11,7 @@ empty blocks next to the table, with per-anchor bit masks of the colours their
 from __future__ import annotations
 
 import re
+from array import array
 from typing import Any, ClassVar
 
 import numpy as np
@@ -25,23 +26,22 @@ SELECT, ANCHOR, CLAIM, OVER = 0, 1, 2, -1
 OWNER_CODE = 200  # owner byte in the state's planes: OWNER_CODE + seat (0 = none)
 PHASE_NAMES = {SELECT: "select", ANCHOR: "anchor", CLAIM: "claim", OVER: "over"}
 
-# Requirement key of an empty block: (ports that must be blue) << 8 | (ports
-# that must be pink). -> bit mask of the oriented tiles that fit (bit o).
-_COMPAT: dict[int, int] = {}
-
-
-def compat(key: int) -> int:
-    m = _COMPAT.get(key)
-    if m is None:
-        br, pr = key >> 8, key & 255
+# The oriented tiles (bit o) that fit an empty block whose ports in the bit
+# set b must be blue (FIT_BLUE[b]) and in q must be pink (FIT_PINK[q]): a tile
+# fits when both hold, so FIT_BLUE[b] & FIT_PINK[q].
+def _fit_table(per_port: list[int]) -> list[int]:
+    table = []
+    for req in range(256):
         m = ALL_ORIENTED
         for p in range(8):
-            if (br >> p) & 1:
-                m &= BLUE_AT[p]
-            if (pr >> p) & 1:
-                m &= PINK_AT[p]
-        _COMPAT[key] = m
-    return m
+            if (req >> p) & 1:
+                m &= per_port[p]
+        table.append(m)
+    return table
+
+
+FIT_BLUE = _fit_table(BLUE_AT)
+FIT_PINK = _fit_table(PINK_AT)
 
 
 class AmoebaGame(Game):
@@ -218,14 +218,16 @@ class AmoebaState(State):
         # table
         self.placements: list[list[int]] = []  # [anchor, tile, rot, level, covered]
         self.place_pieces: list[list[int]] = []
-        self.unit_vis = [-1] * (U * U)
+        # flat per-unit / per-slot / per-anchor tables are arrays, so that a
+        # clone copies them with one memcpy each
+        self.unit_vis = array("i", [-1]) * (U * U)
         # the observation's board planes, kept up to date move by move (see
         # observe.py); a bytearray, as single-byte writes to it are cheap.
         # Owners are stored as OWNER_CODE + seat, which encode() translates
         # to the observer's relative seats in one pass over all the bytes.
         self.planes = bytearray(game.num_planes * U * U)
         self.on_board = bytearray(NUM_TILES)
-        self.slot_piece = [-1] * (U * U * 4 + 1)  # last entry: a dummy slot
+        self.slot_piece = array("i", [-1]) * (U * U * 4 + 1)  # last entry: a dummy slot
         self.piece_slots: list[tuple[int, ...]] = []
         self.piece_place: list[int] = []
         self.piece_num: list[int] = []
@@ -234,12 +236,11 @@ class AmoebaState(State):
         self.owned: set[int] = set()  # cids of the claimed amoebas
         self.closed: set[int] = set()  # cids of the complete, unclaimed amoebas
         self.next_cid = 0
-        self.breq = [0] * g.num_anchors  # ports that must be blue, per anchor
-        self.preq = [0] * g.num_anchors  # ports that must be pink, per anchor
-        self.free = [True] * g.num_anchors
-        # the frontier (empty blocks next to the table): compat() mask per
-        # anchor, and the anchors grouped by that mask
-        self.fmask = [0] * g.num_anchors
+        self.breq = bytearray(g.num_anchors)  # ports that must be blue, per anchor
+        self.preq = bytearray(g.num_anchors)  # ports that must be pink, per anchor
+        self.free = bytearray(b"\x01") * g.num_anchors
+        # the frontier (empty blocks next to the table), grouped by the mask
+        # of the oriented tiles that fit there (FIT_BLUE[breq] & FIT_PINK[preq])
         self.fgroups: dict[int, set[int]] = {}
         self.first_pending = True
         # turn
@@ -285,7 +286,6 @@ class AmoebaState(State):
         st.breq = self.breq[:]
         st.preq = self.preq[:]
         st.free = self.free[:]
-        st.fmask = self.fmask[:]
         st.fgroups = {k: set(v) for k, v in self.fgroups.items()}
         st.first_pending = self.first_pending
         st.cur = self.cur
@@ -382,34 +382,33 @@ class AmoebaState(State):
         spi = g.slot_plane
         free = self.free
         groups = self.fgroups
-        breq, preq, fmask = self.breq, self.preq, self.fmask
-        compat_get = _COMPAT.get
+        breq, preq = self.breq, self.preq
         for a2 in g.overlap[a]:
             if free[a2]:
-                free[a2] = False
-                if breq[a2] | preq[a2]:
-                    grp = groups[fmask[a2]]
+                free[a2] = 0
+                b, q = breq[a2], preq[a2]
+                if b | q:
+                    m = FIT_BLUE[b] & FIT_PINK[q]
+                    grp = groups[m]
                     grp.discard(a2)
                     if not grp:
-                        del groups[fmask[a2]]
+                        del groups[m]
         for a2, tb in g.contact_tables[a]:
             if not free[a2]:
                 continue
             pb, bb = tb[pink8]
             b, q = breq[a2], preq[a2]
             if b | q:
-                grp = groups[fmask[a2]]
+                m = FIT_BLUE[b] & FIT_PINK[q]
+                grp = groups[m]
                 grp.discard(a2)
                 if not grp:
-                    del groups[fmask[a2]]
+                    del groups[m]
             b |= bb
             q |= pb
             breq[a2] = b
             preq[a2] = q
-            m = compat_get((b << 8) | q)
-            if m is None:
-                m = compat((b << 8) | q)
-            fmask[a2] = m
+            m = FIT_BLUE[b] & FIT_PINK[q]
             grp = groups.get(m)
             if grp is None:
                 groups[m] = {a2}
