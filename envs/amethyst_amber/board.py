@@ -80,6 +80,9 @@ class Board:
                     t1, t2 = (int(x) for x in g.gate[h, d])
                     row.append((d, n, g.bit_tri[t1] | g.bit_tri[t2]))
             self.steps.append(tuple(row))
+        # per hex: neighbour hexes and own corner triangles, as bitboards
+        self.neighbor_bits = [sum(g.bit_hex[n] for _d, n, _g in self.steps[h]) for h in range(H)]
+        self.corner_bits = [g.tri_bits(int(t) for t in g.hex_corner_tri[h] if t >= 0) for h in range(H)]
         # nearest available resource: green hexes ordered by (distance from
         # the capture hex, index in the captor's frame)
         dist = g.hexes.distance
@@ -154,6 +157,13 @@ class FrameTables:
         self.steps = tuple(
             tuple((rot[A_STEP + 6 * h + d], n, gate) for d, n, gate in bd.steps[h]) for h in range(H)
         )
+        # all of hex h's steps at once: (first action, 6 mask bytes); a
+        # hex's six step actions are consecutive in both frames
+        self.all_steps = []
+        for h in range(H):
+            acts = [a for a, _n, _g in self.steps[h]]
+            lo = min(rot[A_STEP + 6 * h + d] for d in range(6))
+            self.all_steps.append((lo, bytes(1 if lo + i in acts else 0 for i in range(6))))
 
 
 @lru_cache(maxsize=None)

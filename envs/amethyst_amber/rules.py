@@ -36,6 +36,7 @@ from envs.core.trihex import DIRECTION_NAMES
 from envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
 
 PLACEMENT, MAIN = 0, 1
+STEP_MEMO_SIZE = 1 << 16  # attacker-step neighbourhoods kept per frame
 TURN_START, CHOOSE_DEST, CONTINUE = 0, 1, 2
 PHASES = ("placement", "main")
 SUBSTEPS = ("turn_start", "choose_dest", "continue")
@@ -124,6 +125,7 @@ class AmethystAmberGame(Game):
             (bd.green_half[0], bd.green_half[1]) if self.green_own_half else (bd.green, bd.green)
         )
         self.frame_tables = (B.FrameTables(bd, 0, self.green_for), B.FrameTables(bd, 1, self.green_for))
+        self.step_memo: tuple[dict, dict] = ({}, {})  # see AmethystAmberState._fill_mask
 
         self.obs_tables = ObservationTables(self)
 
@@ -396,20 +398,6 @@ class AmethystAmberState(State):
         p = self.cur
         game = self.game
         tab = game.frame_tables[1 if p == 1 and game.relative_frame else 0]
-        if self.phase == PLACEMENT:
-            geo = game.board.geo
-            d0, d1 = self.dbits
-            pieces = self._group_pieces(p)
-            near = geo.spread(pieces)
-            free = game.board.black_bits & ~(d0 | d1)
-            found = False
-            for b, a in tab.place_def:
-                if free & b and (not near & b or self._group_ok(b, pieces, geo)):
-                    buf[a] = 1
-                    found = True
-            if not found:
-                buf[A_PASS] = 1
-            return
         sel = tab.select
         if self.sub == CONTINUE:
             x = self._movable(p) & ~self.moved
@@ -435,26 +423,39 @@ class AmethystAmberState(State):
                 if att[h] < 0 and res[h] < 0:
                     buf[a] = 1
                     found = True
-        opp = 1 - p
-        od = self.dbits[opp]
-        avail = None
-        steps = tab.steps
-        for h in self.apos[p]:
-            for a, n, gate in steps[h]:
-                if od & gate == gate:
-                    continue
-                o = att[n]
-                if o == p:
-                    continue
-                if o == opp:
+        apos = self.apos[p]
+        if apos:
+            # Which steps an attacker on h may take depends only on h's six
+            # neighbours (own pieces; enemy attackers when no prisoner can be
+            # taken) and the enemy defenders on h's corners (the gates): the
+            # six mask bytes are kept per such neighbourhood in the Game.
+            opp = 1 - p
+            bd = game.board
+            nbits, cbits = bd.neighbor_bits, bd.corner_bits
+            memo = game.step_memo[1 if p == 1 and game.relative_frame else 0]
+            own = self.abits[p] | self.rbits[p]
+            enemy = self.abits[opp]
+            od = self.dbits[opp]
+            avail = None
+            for h in apos:
+                nb = nbits[h]
+                foe = enemy & nb
+                if foe:
                     if avail is None:
                         avail = self._has_available(p)
-                    if not avail:
-                        continue
-                elif res[n] == p:
-                    continue
-                buf[a] = 1
-                found = True
+                    if avail:
+                        foe = 0
+                key = (h, own & nb, foe, od & cbits[h])
+                e = memo.get(key)
+                if e is None:
+                    e = self._step_bytes(tab, h, p)
+                    if len(memo) >= STEP_MEMO_SIZE:
+                        memo.clear()
+                    memo[key] = e
+                lo, pattern = e
+                if pattern:
+                    buf[lo : lo + 6] = pattern
+                    found = True
         if self.dbits[p]:
             x = self._movable(p)
             if x:
@@ -466,20 +467,65 @@ class AmethystAmberState(State):
         if not found:
             buf[A_PASS] = 1
 
+    def _step_bytes(self, tab, h: int, p: int) -> tuple[int, bytes]:
+        """(first action, six mask bytes) of the steps seat p's attacker on
+        h may take now, or (first action, b"") when it has none."""
+        opp = 1 - p
+        att, res = self.att, self.res
+        od = self.dbits[opp]
+        lo = tab.all_steps[h][0]
+        out = bytearray(6)
+        for a, n, gate in tab.steps[h]:
+            if od & gate == gate:
+                continue
+            o = att[n]
+            if o == p or (o == opp and not self._has_available(p)) or (o < 0 and res[n] == p):
+                continue
+            out[a - lo] = 1
+        return lo, bytes(out) if any(out) else b""
+
+    def _placeable(self) -> int:
+        """Bitboard of the triangles where the current seat may place a
+        defender: free black triangles whose group would stay in the limit."""
+        p = self.cur
+        game = self.game
+        geo = game.board.geo
+        d0, d1 = self.dbits
+        pieces = self._group_pieces(p)
+        free = game.board.black_bits & ~(d0 | d1)
+        danger = free & geo.spread(pieces)
+        ok = free ^ danger
+        while danger:
+            low = danger & -danger
+            danger ^= low
+            if self._group_ok(low, pieces, geo):
+                ok |= low
+        return ok
+
+    def _triangle_mask(self, bits: int, base: int) -> np.ndarray:
+        """Mask of the actions ``base + t`` for the triangles in ``bits``
+        (unpacked by numpy), or of ``pass`` when there are none."""
+        mask = np.zeros(NUM_ACTIONS, dtype=bool)
+        if not bits:
+            mask[A_PASS] = True
+            return mask
+        bd = self.game.board
+        raw = np.frombuffer(bits.to_bytes(bd.brick_bytes, "little"), dtype=np.uint8)
+        tri = np.unpackbits(raw, bitorder="little")[bd.tri_brick_np]
+        if self.cur == 1 and self.game.relative_frame:
+            tri = tri[::-1]
+        mask[base : base + T] = tri
+        return mask
+
     def legal_action_mask(self) -> np.ndarray:
         mask = self._mask
         if mask is None:
             if self._terminal or self._truncated:
                 mask = np.zeros(NUM_ACTIONS, dtype=bool)
             elif self.sub == CHOOSE_DEST:
-                # the destination set is one bitboard: unpack it with numpy
-                mask = np.zeros(NUM_ACTIONS, dtype=bool)
-                bd = self.game.board
-                raw = np.frombuffer(self._dests.to_bytes(bd.brick_bytes, "little"), dtype=np.uint8)
-                tri = np.unpackbits(raw, bitorder="little")[bd.tri_brick_np]
-                if self.cur == 1 and self.game.relative_frame:
-                    tri = tri[::-1]
-                mask[A_DEST : A_DEST + T] = tri
+                mask = self._triangle_mask(self._dests, A_DEST)
+            elif self.phase == PLACEMENT:
+                mask = self._triangle_mask(self._placeable(), A_PLACE_DEF)
             else:
                 buf = bytearray(NUM_ACTIONS)
                 self._fill_mask(buf)

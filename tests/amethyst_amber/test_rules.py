@@ -282,6 +282,22 @@ def test_movable_cache_matches_fresh_search():
             s.apply(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
 
 
+def test_attacker_step_memo_matches_fresh_masks():
+    """Masks built with the Game's memo of attacker-step neighbourhoods equal
+    masks built with an empty memo, at every step of random games."""
+    g, cold = game(), game()
+    rng = np.random.default_rng(12)
+    for seed in range(4):
+        s = g.new_initial_state(seed)
+        while not s.done:
+            for memo in cold.step_memo:
+                memo.clear()
+            fresh = cold.state_from_dict(s.to_dict())
+            assert np.array_equal(s.legal_action_mask(), fresh.legal_action_mask())
+            s.apply(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
+    assert all(g.step_memo)
+
+
 # serialisation round trip and words
 def test_to_dict_round_trip_mid_turn():
     s = position(defenders=[((2, 6), AM), ((15, 6), AM)], attackers=[((0, 0), AB)], resources=[((0, 3), AB, 1)])
