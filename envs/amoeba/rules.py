@@ -149,6 +149,12 @@ class AmoebaGame(Game):
         self.observation_high = 127
         self.reward_range = (-1.0, 1.0) if cfg["reward_mode"] == "rank" else (-6.0, 6.0)
         self.max_turns = int(cfg["max_turns"])
+        # per tile: the oriented tiles a player may choose (distinct rotations,
+        # or rotation 0 only), as a tuple and as a bit mask
+        self.tile_os = [
+            tuple(t * 4 + r for r in (DISTINCT_ROTS[t] if cfg["allow_rotation"] else (0,))) for t in range(NUM_TILES)
+        ]
+        self.tile_bits = [sum(1 << o for o in os_) for os_ in self.tile_os]
 
     def new_initial_state(self, seed: int | None = None) -> "AmoebaState":
         st = AmoebaState(self)
@@ -478,7 +484,8 @@ class AmoebaState(State):
                         for s in piece_slots[p2]:
                             pl[off10 + spi[s]] = 1
         self.first_pending = False
-        self._dirty()
+        self._cache = {}
+        self._board_cache = None
         return k
 
     def _paint(self, cid: int) -> None:
@@ -522,7 +529,8 @@ class AmoebaState(State):
             if self.comps[cid][1] == 0:
                 self.closed.add(cid)
         self._paint(cid)
-        self._dirty()
+        self._cache = {}
+        self._board_cache = None
 
     def _union(self, ca: int, cb: int) -> None:
         comps = self.comps
@@ -644,7 +652,8 @@ class AmoebaState(State):
         self.place_pieces.append(new_pids)
         for gi, members in enumerate(groups):
             self._paint(self._new_comp(list(members), opens[gi], -1 if owners is None else owners[gi]))
-        self._dirty()
+        self._cache = {}
+        self._board_cache = None
         return k
 
     # --------------------------------------------------------------- queries
@@ -708,9 +717,10 @@ class AmoebaState(State):
         ground anchor (scans the frontier's groups until every one is found)."""
         hf = self._cache.get("handfit")
         if hf is None:
+            tile_bits = self.game.tile_bits
             hm = 0
-            for o in self._hand_oriented():
-                hm |= 1 << o
+            for t in self.hands[self.cur]:
+                hm |= tile_bits[t]
             if self.first_pending:
                 hf = hm
             else:
@@ -778,8 +788,8 @@ class AmoebaState(State):
         return self._ground(o), self._tops(o)
 
     def _hand_oriented(self) -> list[int]:
-        rot_ok = self.game.config["allow_rotation"]
-        return [t * 4 + r for t in self.hands[self.cur] for r in (DISTINCT_ROTS[t] if rot_ok else (0,))]
+        tile_os = self.game.tile_os
+        return [o for t in self.hands[self.cur] for o in tile_os[t]]
 
     def _plan_top(self, o: int, k: int, mover: int):
         """Check a split of ground tile k by oriented tile o (rules of the
@@ -964,7 +974,8 @@ class AmoebaState(State):
             self.sel = None
             self.left -= 1
             self.placed += 1
-            self._dirty()
+            self._cache = {}
+            self._board_cache = None
             self._advance(0)
             return
         # CLAIM
@@ -977,7 +988,8 @@ class AmoebaState(State):
             self.supply[self.cur] -= 1
             self._paint(cid)
         self.offer_i += 1
-        self._dirty()
+        self._cache = {}
+        self._board_cache = None
         if self.offer_i < len(self.offers) and self.supply[self.cur] > 0:
             self._paint_offer(self.offers[self.offer_i], 1)
             return
@@ -1043,7 +1055,8 @@ class AmoebaState(State):
                         self.offer_i = 0
                         self.phase = CLAIM
                         self._paint_offer(offers[0], 1)
-                        self._dirty()
+                        self._cache = {}
+                        self._board_cache = None
                         return
                 stage = 2
             # end of turn: draw, end check, next seat
@@ -1058,7 +1071,8 @@ class AmoebaState(State):
                 self._truncated = True
             if self._terminal or self._truncated:
                 self.phase = OVER
-                self._dirty()
+                self._cache = {}
+                self._board_cache = None
                 return
             self.cur = (self.cur + 1) % n
             self.die = self._roll()
