@@ -114,6 +114,11 @@ class Board:
         self.brick_cells = w * w
         self.brick_bytes = (w * w + 7) // 8
         self.tri_brick_np = np.array(self.tri_brick, dtype=np.int64)
+        self.tri_brick_np_rot = self.tri_brick_np[::-1].copy()  # seat-1 frame order
+        # brick bit position -> bitboard of the triangle's neighbours
+        self.tri_nbr_bits = [0] * self.brick_cells
+        for t in range(T):
+            self.tri_nbr_bits[self.tri_brick[t]] = g.tri_bits(g.tri_neighbors[t])
 
     def _name(self, a: int) -> str:
         g = self.geo

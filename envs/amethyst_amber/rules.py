@@ -254,19 +254,24 @@ class AmethystAmberState(State):
 
     def _group_ok(self, u_bit: int, pieces: int, geo) -> bool:
         """Would a defender on ``u_bit`` form a group within the limit?
-        (a breadth-first grow that stops as soon as the group is too big)"""
+        (a depth-first walk over the neighbour table that stops as soon as
+        the group is too big)"""
         lim = self.game.group_limit
-        r, dn, w2 = geo.edge_right, geo.edge_down, 2 * geo.width
-        group = front = u_bit
+        nbr = self.game.board.tri_nbr_bits
         pieces &= ~u_bit
-        while True:
-            front = (((front & r) << 1) | ((front >> 1) & r) | ((front & dn) << w2) | ((front >> w2) & dn)) & pieces
-            if not front:
-                return True
-            pieces ^= front
-            group |= front
-            if group.bit_count() > lim:
-                return False
+        size = 1
+        todo = [u_bit]
+        while todo:
+            x = nbr[todo.pop().bit_length() - 1] & pieces
+            while x:
+                low = x & -x
+                x ^= low
+                pieces ^= low
+                size += 1
+                if size > lim:
+                    return False
+                todo.append(low)
+        return True
 
     def _dest_bits(self, p: int, t: int) -> int:
         """All legal destinations of seat p's defender on triangle t."""
@@ -511,10 +516,8 @@ class AmethystAmberState(State):
             return mask
         bd = self.game.board
         raw = np.frombuffer(bits.to_bytes(bd.brick_bytes, "little"), dtype=np.uint8)
-        tri = np.unpackbits(raw, bitorder="little")[bd.tri_brick_np]
-        if self.cur == 1 and self.game.relative_frame:
-            tri = tri[::-1]
-        mask[base : base + T] = tri
+        order = bd.tri_brick_np_rot if self.cur == 1 and self.game.relative_frame else bd.tri_brick_np
+        mask[base : base + T] = np.unpackbits(raw, bitorder="little")[order]
         return mask
 
     def legal_action_mask(self) -> np.ndarray:
