@@ -238,7 +238,9 @@ class AmoebaState(State):
         self.piece_place: list[int] = []
         self.piece_num: list[int] = []
         self.piece_comp: list[int] = []
-        self.comps: dict[int, list] = {}  # cid -> [members, open ports, owner]
+        # cid -> (member piece ids, open ports, owner); tuples, replaced on
+        # change, so that a clone may share them
+        self.comps: dict[int, tuple] = {}
         self.owned: set[int] = set()  # cids of the claimed amoebas
         self.closed: set[int] = set()  # cids of the complete, unclaimed amoebas
         self.next_cid = 0
@@ -276,7 +278,7 @@ class AmoebaState(State):
         st.removed = [h[:] for h in self.removed]
         st.supply = self.supply[:]
         st.placements = [p[:] for p in self.placements]
-        st.place_pieces = [p[:] for p in self.place_pieces]
+        st.place_pieces = self.place_pieces[:]  # entries are never changed in place
         st.unit_vis = self.unit_vis[:]
         st.planes = self.planes[:]
         st.on_board = self.on_board[:]
@@ -285,7 +287,7 @@ class AmoebaState(State):
         st.piece_place = self.piece_place[:]
         st.piece_num = self.piece_num[:]
         st.piece_comp = self.piece_comp[:]
-        st.comps = {k: [v[0][:], v[1], v[2]] for k, v in self.comps.items()}
+        st.comps = dict(self.comps)  # values are immutable tuples
         st.owned = set(self.owned)
         st.closed = set(self.closed)
         st.next_cid = self.next_cid
@@ -342,7 +344,7 @@ class AmoebaState(State):
     def _new_comp(self, members: list[int], open_ports: int, owner: int) -> int:
         cid = self.next_cid
         self.next_cid += 1
-        self.comps[cid] = [members, open_ports, owner]
+        self.comps[cid] = (tuple(members), open_ports, owner)
         if owner >= 0:
             self.owned.add(cid)
         elif open_ports == 0:
@@ -432,7 +434,7 @@ class AmoebaState(State):
             pslots = tuple([slots[p] for p in piece])
             piece_slots.append(pslots)
             pc.append(cid)
-            comps[cid] = [[pid], 0, -1]
+            comps[cid] = ((pid,), 0, -1)
             for s in pslots:
                 sp[s] = pid
                 pl[off4 + spi[s]] = i + 1
@@ -448,12 +450,15 @@ class AmoebaState(State):
             for s in piece_slots[pid]:
                 f = face[s]
                 if f < 0 or vis[f >> 2] < 0:
-                    comps[pc[pid]][1] += 1
+                    c = pc[pid]
+                    v = comps[c]
+                    comps[c] = (v[0], v[1] + 1, v[2])
                     pl[off6 + spi[s]] = 1
                     continue
                 q = sp[f]
                 cq = pc[q]
-                comps[cq][1] -= 1
+                v = comps[cq]
+                comps[cq] = (v[0], v[1] - 1, v[2])
                 pl[off6 + spi[f]] = 0
                 cp = pc[pid]
                 if cp != cq:
@@ -520,7 +525,8 @@ class AmoebaState(State):
 
     def set_owner(self, cid: int, seat: int) -> None:
         """Put seat's nucleus on an amoeba (-1: none); no supply change."""
-        self.comps[cid][2] = seat
+        v = self.comps[cid]
+        self.comps[cid] = (v[0], v[1], seat)
         if seat >= 0:
             self.owned.add(cid)
             self.closed.discard(cid)
@@ -540,11 +546,11 @@ class AmoebaState(State):
         pc = self.piece_comp
         for p in B[0]:
             pc[p] = ca
-        A[0].extend(B[0])
-        A[1] += B[1]
-        if B[2] >= 0 and A[2] < 0:
-            A[2] = B[2]
+        owner = A[2]
+        if B[2] >= 0 and owner < 0:
+            owner = B[2]
             self.owned.add(ca)
+        comps[ca] = (tuple(A[0]) + tuple(B[0]), A[1] + B[1], owner)
         self.owned.discard(cb)
         self.closed.discard(cb)
         del comps[cb]
@@ -982,7 +988,8 @@ class AmoebaState(State):
         cid = self.offers[self.offer_i]
         self._paint_offer(cid, 0)
         if a == game.CLAIM_YES:
-            self.comps[cid][2] = self.cur
+            v = self.comps[cid]
+            self.comps[cid] = (v[0], v[1], self.cur)
             self.owned.add(cid)
             self.closed.discard(cid)
             self.supply[self.cur] -= 1
