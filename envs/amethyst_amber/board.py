@@ -70,6 +70,14 @@ class Board:
         self.black = [t for t in range(T) if t not in yellow]
         self.is_black = [t not in yellow for t in range(T)]
         self.black_bits = g.tri_bits(self.black)
+        # The rules' flood fills step sideways without the edge_right mask:
+        # restricted to triangles, the unmasked step must equal the real one.
+        tri_all = g.tri_bits(range(T))
+        dn, w2 = g.edge_down, 2 * g.width
+        for t in range(T):
+            b = g.bit_tri[t]
+            if ((b << 1) | (b >> 1) | ((b & dn) << w2) | ((b >> w2) & dn)) & tri_all != g.spread(b):
+                raise RuntimeError("trihex brick grid: sideways neighbours are not all adjacent")
         # attacker steps: per hex, (d, neighbour, gate bitboard) on the board
         self.steps = []
         for h in range(H):

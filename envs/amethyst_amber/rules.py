@@ -274,23 +274,29 @@ class AmethystAmberState(State):
         return True
 
     def _dest_bits(self, p: int, t: int) -> int:
-        """All legal destinations of seat p's defender on triangle t."""
+        """All legal destinations of seat p's defender on triangle t.
+
+        The flood fills step sideways with plain shifts: two triangles side
+        by side in a brick row always touch, and a shift that wraps to the
+        next row lands on a hex row, which ``free`` never contains (the
+        Board checks both facts when it is built). Only the vertical step
+        needs the ``edge_down`` mask."""
         game = self.game
         geo = game.board.geo
-        r, dn, w2 = geo.edge_right, geo.edge_down, 2 * geo.width
+        dn, w2 = geo.edge_down, 2 * geo.width
         tb = geo.bit_tri[t]
-        free = game.board.black_bits & ~(self.dbits[0] | self.dbits[1])
-        front = seen = tb
+        left = free = game.board.black_bits & ~(self.dbits[0] | self.dbits[1])
+        front = tb
         for _ in range(game.defender_range):
-            front = (((front & r) << 1) | ((front >> 1) & r) | ((front & dn) << w2) | ((front >> w2) & dn)) & free & ~seen
+            front = ((front << 1) | (front >> 1) | ((front & dn) << w2) | ((front >> w2) & dn)) & left
             if not front:
                 break
-            seen |= front
-        reach = seen ^ tb
+            left ^= front
+        reach = free ^ left
         if not reach:
             return 0
         pieces = self._group_pieces(p) & ~tb
-        danger = reach & ((((pieces & r) << 1) | ((pieces >> 1) & r) | ((pieces & dn) << w2) | ((pieces >> w2) & dn)))
+        danger = reach & ((pieces << 1) | (pieces >> 1) | ((pieces & dn) << w2) | ((pieces >> w2) & dn))
         ok = reach ^ danger
         while danger:
             low = danger & -danger
@@ -305,20 +311,20 @@ class AmethystAmberState(State):
         defender of the group-counting kind (always a legal stop)."""
         game = self.game
         geo = game.board.geo
-        r, dn, w2 = geo.edge_right, geo.edge_down, 2 * geo.width
+        dn, w2 = geo.edge_down, 2 * geo.width
         tb = geo.bit_tri[t]
-        free = game.board.black_bits & ~(self.dbits[0] | self.dbits[1])
+        left = free = game.board.black_bits & ~(self.dbits[0] | self.dbits[1])
         pieces = self._group_pieces(p) & ~tb
-        near = (((pieces & r) << 1) | ((pieces >> 1) & r) | ((pieces & dn) << w2) | ((pieces >> w2) & dn))
-        front = seen = tb
+        far = free & ~((pieces << 1) | (pieces >> 1) | ((pieces & dn) << w2) | ((pieces >> w2) & dn))
+        front = tb
         for _ in range(game.defender_range):
-            front = (((front & r) << 1) | ((front >> 1) & r) | ((front & dn) << w2) | ((front >> w2) & dn)) & free & ~seen
+            front = ((front << 1) | (front >> 1) | ((front & dn) << w2) | ((front >> w2) & dn)) & left
             if not front:
                 break
-            if front & ~near:
+            if front & far:
                 return True
-            seen |= front
-        danger = seen ^ tb
+            left ^= front
+        danger = free ^ left
         while danger:
             low = danger & -danger
             danger ^= low
