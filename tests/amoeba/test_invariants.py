@@ -232,6 +232,9 @@ def test_greedy_play_splits_and_keeps_invariants():
             assert all(d in (0, returned) for p, d in enumerate(delta) if p != mover)
             assert any(v[2] == info["target_owner"] for v in st.comps.values())
             check(st)
+            assert np.array_equal(np.frombuffer(st.planes, dtype=np.uint8), planes_from_scratch(st))
+            for p in range(n):
+                assert np.array_equal(st.observation(p), encode_reference(st, p))
         check(st)
     assert splits >= 10
     assert merges >= 1
