@@ -54,7 +54,7 @@ def _scores(st):
 
 
 _LUTS: dict = {}
-OWNER_CODE = 200  # as in rules.py: the state's planes hold owners as OWNER_CODE + seat
+OWNER_CODE = 200  # the state's owner planes hold OWNER_CODE + seat (0 = no owner)
 
 
 def _lut(n: int, player: int) -> bytes:

@@ -20,10 +20,10 @@ from envs.core.dice import roll
 from envs.core.ranking import rank_rewards
 from envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
 from envs.amoeba.geometry import geometry
+from envs.amoeba.observe import NUM_PLANES, OWNER_CODE, encode, global_size
 from envs.amoeba.tiles import ALL_ORIENTED, BLUE_AT, DISTINCT_ROTS, NUM_TILES, ORIENTED, PINK8_LIST, PINK_AT, notation
 
 SELECT, ANCHOR, CLAIM, OVER = 0, 1, 2, -1
-OWNER_CODE = 200  # owner byte in the state's planes: OWNER_CODE + seat (0 = none)
 PHASE_NAMES = {SELECT: "select", ANCHOR: "anchor", CLAIM: "claim", OVER: "over"}
 
 # The oriented tiles (bit o) that fit an empty block whose ports in the bit
@@ -137,8 +137,6 @@ class AmoebaGame(Game):
         self.CLAIM_YES = 12 + A
         self.CLAIM_NO = 13 + A
         self.num_actions = A + 14
-        from envs.amoeba.observe import global_size, NUM_PLANES
-
         self.num_planes = NUM_PLANES
         face = np.array(self.geo.face + [-1], dtype=np.int64)
         # unit faced by each slot; off board (and the dummy slot) -> U*U, an always-empty unit
@@ -1126,8 +1124,6 @@ class AmoebaState(State):
 
     # ----------------------------------------------------------------- views
     def observation(self, player: int) -> np.ndarray:
-        from envs.amoeba.observe import encode
-
         return encode(self, player)
 
     def phase_name(self) -> str:
