@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import envs
+from training import configs
 from training.evaluate import versus
 from training.league import load_policy
 from training.train import train
@@ -61,8 +62,10 @@ def run(args: argparse.Namespace) -> dict:
         "train_wall_seconds": train_wall,
         "train_cpu_seconds": train_cpu,
         "stats": summary["stats"],
+        "run_overrides": summary["run"]["overrides"],
         "evaluations": evaluations,
         "greedy": bool(args.greedy),
+        "hyperparams": configs.hyperparams(name, summary["run"]["overrides"]),
         "cpus": os.cpu_count(),
         "load_average_at_end": os.getloadavg(),
         "python": platform.python_version(),
@@ -90,7 +93,12 @@ def write_report(record: dict, folder: Path) -> None:
         f"Throughput of `learn()`: {s['steps_per_second']:.0f} env steps/s with {s['n_envs']} env(s), "
         f"{s['env_share']:.0%} of that time inside the env (rules, observations, opponents' moves), "
         f"the rest in the policy's forward passes and PPO updates (periodic evaluation excluded: "
-        f"{s['eval_seconds']:.0f} s).",
+        f"{s['eval_seconds']:.0f} s). Per CPU second the whole run made "
+        f"{record['timesteps'] / max(record['train_cpu_seconds'], 1e-9):.0f} steps: wall-clock figures on this "
+        "shared machine are slower than on an idle one.",
+        "",
+        f"Settings: defaults of `training/configs` plus `{json.dumps(record.get('run_overrides', {}))}`; "
+        f"observation transform `{record.get('hyperparams', {}).get('obs_transform', 'none')}`.",
         "",
         f"Against `random` (the trained agent {'greedy' if record['greedy'] else 'sampling its policy'} in one seat, {n - 1} random seat(s), seats rotating; "
         f"chance level of a win {1 / n:.0%}):",

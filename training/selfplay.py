@@ -9,7 +9,10 @@ termination flag and info returned is the learner's own seat's - the trap of
 handing back the next agent's reward (PettingZoo issue 1147) cannot arise.
 
 ``action_masks()`` returns the learner's current legal-action mask, the
-convention sb3-contrib's MaskablePPO reads.
+convention sb3-contrib's MaskablePPO reads. With ``skip_forced`` (the
+default) a learner move that has only one legal action is played inside the
+env too: such steps teach nothing and stretch the credit assignment from the
+end-of-game reward (a quarter of Gem Mountain's moves are forced).
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ class SelfPlayEnv(gym.Env):
         league=None,
         seat: int | None = None,
         render_mode: str | None = None,
+        skip_forced: bool = True,
     ) -> None:
         super().__init__()
         self.game = make_game(game, config)
@@ -66,6 +70,7 @@ class SelfPlayEnv(gym.Env):
             league = League(g)
         self.league = league
         self.fixed_seat = seat
+        self.skip_forced = skip_forced
         self.render_mode = render_mode
         self.observation_space = spaces.Box(
             low=g.observation_low,
@@ -138,9 +143,18 @@ class SelfPlayEnv(gym.Env):
         return obs, reward, terminated, truncated, info
 
     def _play_opponents(self) -> None:
+        """Play until the learner has a real choice or the game is over."""
         state = self.state
-        while not state.done and state.current_player != self.seat:
+        while not state.done:
             p = state.current_player
+            if p == self.seat:
+                if not self.skip_forced:
+                    break
+                legal = np.flatnonzero(state.legal_action_mask())
+                if legal.size != 1:
+                    break
+                state.apply(int(legal[0]))
+                continue
             opponent = self.opponents[p]
             obs = {
                 "observation": state.observation(p),

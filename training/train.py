@@ -75,7 +75,10 @@ def _env_factory(game, game_config: dict, params: dict):
             window=int(params["league_window"]),
             bots={"mcts": params["league_mcts_spec"]},
         )
-        return SelfPlayEnv(game, None if isinstance(game, Game) else game_config, league=league)
+        return SelfPlayEnv(
+            game, None if isinstance(game, Game) else game_config, league=league,
+            skip_forced=bool(params["skip_forced"]),
+        )
 
     return make
 

@@ -86,13 +86,25 @@ def test_reward_is_the_learners_own_seat_in_a_scripted_game(seat):
 
 
 def test_opponents_move_until_the_learner_is_to_act():
-    env = SelfPlayEnv(HighCardGame(num_players=4), league=ScriptedLeague(SWAP), seat=2)
+    env = SelfPlayEnv(HighCardGame(num_players=4), league=ScriptedLeague(SWAP), seat=2, skip_forced=False)
     env.reset(seed=1)
     assert env.state.current_player == 2
     assert env.state.turns == 2  # seats 0 and 1 swapped before the learner's first move
     env.step(SWAP)
     assert env.state.current_player == 2 or env.state.done
     assert env.state.turns in (6, env.game.max_turns)
+
+
+def test_forced_learner_moves_are_played_inside_the_env():
+    """Once the deck is empty the learner can only stop: with skip_forced
+    that move is made for it and the episode ends within the same step."""
+    env = SelfPlayEnv(HighCardGame(num_players=2), league=ScriptedLeague(STOP), seat=1)
+    env.reset(seed=2)
+    assert env.action_masks().sum() == 2  # a real choice is left to the learner
+    env.state.deck[:] = env.state.deck[:1]
+    _, reward, terminated, _, _ = env.step(SWAP)  # takes the last card; stopping is then forced
+    assert terminated and env.state.stopped == [True, True]
+    assert reward == env.state.returns()[1]
 
 
 def test_illegal_action_ends_the_episode_with_minus_one():

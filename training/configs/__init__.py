@@ -25,8 +25,11 @@ DEFAULTS: dict[str, Any] = {
     "vf_coef": 0.5,
     "max_grad_norm": 0.5,
     "net_arch": [64, 64],
+    "obs_transform": "symlog",  # or "none": see training/features.py
     # torch threads per process: one is fastest for these small MLPs on a few cores
     "torch_threads": 1,
+    # play the learner's forced moves (one legal action) inside the env
+    "skip_forced": True,
     # opponent pool: weights per category ("self" is the current policy)
     # a large random share early gives the sparse end-of-game reward a clear
     # signal; the policy and its snapshots keep it from overfitting random play
@@ -83,6 +86,12 @@ def ppo_kwargs(params: dict[str, Any]) -> dict[str, Any]:
     """The MaskablePPO constructor arguments among ``params``."""
     kwargs = {k: params[k] for k in PPO_KEYS}
     kwargs["policy_kwargs"] = {"net_arch": list(params["net_arch"])}
+    if params["obs_transform"] == "symlog":
+        from training.features import SymlogFlatten
+
+        kwargs["policy_kwargs"]["features_extractor_class"] = SymlogFlatten
+    elif params["obs_transform"] != "none":
+        raise ValueError(f"obs_transform must be 'symlog' or 'none', got {params['obs_transform']!r}")
     return kwargs
 
 
