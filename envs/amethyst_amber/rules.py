@@ -349,15 +349,19 @@ class AmethystAmberState(State):
         if e is not None and e[0] == d0 and e[1] == d1:
             return e[2]
         geo = self.game.board.geo
-        r, dn, w2 = geo.edge_right, geo.edge_down, 2 * geo.width
+        dn, w2 = geo.edge_down, 2 * geo.width  # sideways steps unmasked: see _dest_bits
         cand = d0 if p == 0 else d1
         free = self.game.board.black_bits & ~(d0 | d1)
         pieces = (d0 | d1) if self.game.group_all else cand
-        f1 = (((free & r) << 1) | ((free >> 1) & r) | ((free & dn) << w2) | ((free >> w2) & dn))
-        if f1 & cand:
-            lone = free & geo.lonely_neighbors(pieces)
-            easy = cand & (((lone & r) << 1) | ((lone >> 1) & r) | ((lone & dn) << w2) | ((lone >> w2) & dn))
-            hard = cand & f1 & ~easy
+        f1 = cand & ((free << 1) | (free >> 1) | ((free & dn) << w2) | ((free >> w2) & dn))
+        if f1:
+            # free triangles with exactly one neighbour among the pieces
+            a, b = pieces << 1, pieces >> 1
+            c, d = (pieces & dn) << w2, (pieces >> w2) & dn
+            two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+            lone = free & (a | b | c | d) & ~two
+            easy = cand & ((lone << 1) | (lone >> 1) | ((lone & dn) << w2) | ((lone >> w2) & dn))
+            hard = f1 & ~easy
             b2t = geo.brick_to_tri
             while hard:
                 low = hard & -hard
