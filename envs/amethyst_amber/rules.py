@@ -6,9 +6,12 @@ and masks go out in the acting seat's frame; ``Board.rot_action`` converts.
 Defenders are kept as two Python-int bitboards over the brick grid, so the
 flood fill of a defender's move (up to 7 steps through empty black
 triangles) is a handful of shifts, and "does this defender have any legal
-destination" usually stops after the first ring. The full destination set is
-computed only for the selected defender, once, and cached for the
-destination sub-step.
+destination" usually stops after the first ring. Which defenders can move is
+kept per seat with the defender layout it was found for (attacker turns do
+not change it). The full destination set is computed only for the selected
+defender, once, and cached for the destination sub-step. Attacker steps come
+from a per-Game memo keyed by the attacker's neighbourhood. Masks are written
+straight in the acting seat's frame through per-frame action tables.
 """
 
 from __future__ import annotations
@@ -558,7 +561,10 @@ class AmethystAmberState(State):
             a = int(action)
         except (TypeError, ValueError):
             raise ValueError(f"amethyst_amber_v0: action must be an integer, got {action!r}") from None
-        if not 0 <= a < NUM_ACTIONS or not self.legal_action_mask()[a]:
+        mask = self._mask
+        if mask is None:
+            mask = self.legal_action_mask()
+        if not 0 <= a < NUM_ACTIONS or not mask[a]:
             raise ValueError(f"amethyst_amber_v0: illegal action {action!r} in phase {self.phase_name()}")
         p = self.cur
         if p == 1 and self.game.relative_frame:
