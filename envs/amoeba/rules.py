@@ -1,11 +1,15 @@
 """Amoeba rules: the Game (config, tables) and the State (position, moves).
 
 Bookkeeping is incremental. Ground tiles only ever join pieces, so amoebas
-are kept as components with member lists (merge the smaller into the larger)
-and an open-port count each. A top tile (a split) rebuilds only the amoebas
-that touch the covered tile. Legal ground anchors come from a frontier of
-empty blocks next to the table, with per-anchor bit masks of the colours their
-8 ports must show, updated around each new tile.
+are kept as components (member tuple, open-port count, owner; merge the
+smaller into the larger), with the claimed and the complete unclaimed ones
+indexed. A top tile (a split) rebuilds only the amoebas that touch the covered
+tile. Legal ground anchors come from a frontier of empty blocks next to the
+table: per block, the ports that must be blue and pink (8-bit masks), and the
+frontier grouped by the big-int mask of the 336 oriented tiles that fit there,
+so "does this tile fit anywhere" is a few ANDs and "where" one pass over the
+groups. A new tile updates only the blocks around it (contact tables per block
+offset, built once per board size).
 """
 
 from __future__ import annotations
@@ -161,7 +165,7 @@ class AmoebaGame(Game):
         if cfg["pile_override"] is not None:
             st.pile = list(cfg["pile_override"])
         else:
-            st.pile = [int(t) for t in st.rng.permutation(NUM_TILES)]
+            st.pile = st.rng.permutation(NUM_TILES).tolist()
         for p in range(self.num_players):
             for _ in range(cfg["hand_size"]):
                 if st.pile:
