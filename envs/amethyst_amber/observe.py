@@ -2,10 +2,10 @@
 int8, in the observer's frame (the board turned 180 degrees for Amber unless
 ``relative_frame`` is off).
 
-The seven static planes (tile shapes and colours) are precomputed per
-observer. The thirteen piece planes are bitboards: each is written as 46
-bytes (368 bits) and numpy unpacks all of them in one call, keeping 361 bits
-per plane. Amber's half turn costs nothing: the brick grid turned 180
+Every plane is a bitboard written as 46 bytes (368 bits); the seven static
+planes (tile shapes and colours) are precomputed as bytes per observer, the
+thirteen piece planes are written per call, and numpy unpacks all twenty in
+one call, keeping 361 bits per plane. Amber's half turn costs nothing: the brick grid turned 180
 degrees is the bit order reversed, so her planes are written most
 significant byte first and unpacked most significant bit first.
 
@@ -21,7 +21,6 @@ from envs.amethyst_amber.board import GREEN, H, RED
 
 N_PLANES = 20
 N_SCALARS = 21
-STATIC = 7  # planes 0-6 never change
 PLANE_BYTES = 46  # 361 bits rounded up to whole bytes
 SCALAR_HIGH = 100  # largest value anywhere: the turn-limit percentage
 
@@ -37,34 +36,28 @@ class ObservationTables:
         self.scalar_at = N_PLANES * self.cells
         self.size = self.scalar_at + N_SCALARS
         self.frames = [0, 1 if game.relative_frame else 0]
-        self.templates = []
+        self.static_bytes = []
         for observer in (0, 1):
-            f = self.frames[observer]
-            obs = np.zeros(STATIC * self.cells, dtype=np.int8)
-
-            def put(c: int, brick: int) -> None:
-                obs[c * self.cells + (self.last - brick if f else brick)] = 1
-
-            for h in range(H):
-                put(0, bd.hex_brick[h])
-                if bd.hex_colour[h] == RED:
-                    put(3, bd.hex_brick[h])
-                elif bd.hex_colour[h] == GREEN:
-                    put(4, bd.hex_brick[h])
-            for t in bd.black:
-                put(1, bd.tri_brick[t])
-            for t in bd.yellow:
-                put(2, bd.tri_brick[t])
-            for h in bd.blue[observer]:
-                put(5, bd.hex_brick[h])
-            for h in bd.blue[1 - observer]:
-                put(6, bd.hex_brick[h])
-            obs.setflags(write=False)
-            self.templates.append(obs)
+            planes = [
+                sum(geo.bit_hex[h] for h in range(H)),
+                geo.tri_bits(bd.black),
+                geo.tri_bits(bd.yellow),
+                sum(geo.bit_hex[h] for h in range(H) if bd.hex_colour[h] == RED),
+                sum(geo.bit_hex[h] for h in range(H) if bd.hex_colour[h] == GREEN),
+                sum(geo.bit_hex[h] for h in bd.blue[observer]),
+                sum(geo.bit_hex[h] for h in bd.blue[1 - observer]),
+            ]
+            self.static_bytes.append(b"".join(self._plane_bytes(x, self.frames[observer]) for x in planes))
         # index of hex h's cell in plane 0, in frame f
         self.hex_at = [bd.hex_brick, [self.last - b for b in bd.hex_brick]]
         self.bit_hex = geo.bit_hex
         self.zero_plane = bytes(PLANE_BYTES)
+
+    def _plane_bytes(self, bits: int, frame: int) -> bytes:
+        """One plane as the bytes :meth:`encode` unpacks (turned in frame 1)."""
+        if frame:
+            return (bits << self.shift).to_bytes(PLANE_BYTES, "big")
+        return bits.to_bytes(PLANE_BYTES, "little")
 
     def encode(self, s, player: int) -> np.ndarray:
         game = self.game
@@ -110,7 +103,7 @@ class ObservationTables:
         if f:
             k = self.shift
             raw = b"".join((
-                (mine << k).to_bytes(nb, "big"), (theirs << k).to_bytes(nb, "big"),
+                self.static_bytes[player], (mine << k).to_bytes(nb, "big"), (theirs << k).to_bytes(nb, "big"),
                 (am << k).to_bytes(nb, "big"), (ao << k).to_bytes(nb, "big"),
                 (neutral << k).to_bytes(nb, "big"), (rm << k).to_bytes(nb, "big"),
                 (ro << k).to_bytes(nb, "big"), z, z,
@@ -120,7 +113,7 @@ class ObservationTables:
             order = "big"
         else:
             raw = b"".join((
-                mine.to_bytes(nb, "little"), theirs.to_bytes(nb, "little"),
+                self.static_bytes[player], mine.to_bytes(nb, "little"), theirs.to_bytes(nb, "little"),
                 am.to_bytes(nb, "little"), ao.to_bytes(nb, "little"),
                 neutral.to_bytes(nb, "little"), rm.to_bytes(nb, "little"),
                 ro.to_bytes(nb, "little"), z, z,
@@ -129,11 +122,10 @@ class ObservationTables:
             ))
             order = "little"
         planes = np.unpackbits(
-            np.frombuffer(raw, dtype=np.uint8).reshape(N_PLANES - STATIC, nb), axis=1, count=cells, bitorder=order
+            np.frombuffer(raw, dtype=np.uint8).reshape(N_PLANES, nb), axis=1, count=cells, bitorder=order
         )
         obs = np.empty(self.size, dtype=np.int8)
-        obs[: STATIC * cells] = self.templates[player]
-        obs[STATIC * cells : self.scalar_at] = planes.reshape(-1)
+        obs[: self.scalar_at] = planes.reshape(-1)
         hb = self.hex_at[f]
         for c, h, u in unders:
             obs[c * cells + hb[h]] = u
