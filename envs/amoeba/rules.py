@@ -244,7 +244,9 @@ class AmoebaState(State):
         # change, so that a clone may share them
         self.comps: dict[int, tuple] = {}
         self.owned: set[int] = set()  # cids of the claimed amoebas
-        self.closed: set[int] = set()  # cids of the complete, unclaimed amoebas
+        # the complete, unclaimed amoebas: cid -> canonical key (a complete
+        # amoeba's pieces never change, so its key is worked out once)
+        self.closed: dict[int, int] = {}
         self.next_cid = 0
         self.breq = bytearray(g.num_anchors)  # ports that must be blue, per anchor
         self.preq = bytearray(g.num_anchors)  # ports that must be pink, per anchor
@@ -291,7 +293,7 @@ class AmoebaState(State):
         st.piece_comp = self.piece_comp[:]
         st.comps = dict(self.comps)  # values are immutable tuples
         st.owned = set(self.owned)
-        st.closed = set(self.closed)
+        st.closed = dict(self.closed)
         st.next_cid = self.next_cid
         st.breq = self.breq[:]
         st.preq = self.preq[:]
@@ -350,7 +352,7 @@ class AmoebaState(State):
         if owner >= 0:
             self.owned.add(cid)
         elif open_ports == 0:
-            self.closed.add(cid)
+            self.closed[cid] = self.comp_key(cid)
         pc = self.piece_comp
         for p in members:
             pc[p] = cid
@@ -486,7 +488,7 @@ class AmoebaState(State):
                     for s in piece_slots[p2]:
                         pl[off8 + spi[s]] = vs
                 if nopen == 0:
-                    self.closed.add(c)
+                    self.closed[c] = self.comp_key(c)
                     for p2 in members:
                         for s in piece_slots[p2]:
                             pl[off10 + spi[s]] = 1
@@ -531,11 +533,11 @@ class AmoebaState(State):
         self.comps[cid] = (v[0], v[1], seat)
         if seat >= 0:
             self.owned.add(cid)
-            self.closed.discard(cid)
+            self.closed.pop(cid, None)
         else:
             self.owned.discard(cid)
             if self.comps[cid][1] == 0:
-                self.closed.add(cid)
+                self.closed[cid] = self.comp_key(cid)
         self._paint(cid)
         self._cache = {}
         self._board_cache = None
@@ -554,7 +556,7 @@ class AmoebaState(State):
             self.owned.add(ca)
         comps[ca] = (tuple(A[0]) + tuple(B[0]), A[1] + B[1], owner)
         self.owned.discard(cb)
-        self.closed.discard(cb)
+        self.closed.pop(cb, None)
         del comps[cb]
 
     def _top_components(self, o: int, k: int):
@@ -644,7 +646,7 @@ class AmoebaState(State):
         for c in old:
             del self.comps[c]
             self.owned.discard(c)
-            self.closed.discard(c)
+            self.closed.pop(c, None)
         sp = self.slot_piece
         new_pids = []
         for i, ps in enumerate(new_slots):
@@ -715,8 +717,9 @@ class AmoebaState(State):
         """Complete, unclaimed amoebas of at least min_claim_size, in key order."""
         m = self.game.config["min_claim_size"]
         comps = self.comps
-        out = [cid for cid in self.closed if len(comps[cid][0]) >= m]
-        out.sort(key=self.comp_key)
+        closed = self.closed
+        out = [cid for cid in closed if len(comps[cid][0]) >= m]
+        out.sort(key=closed.__getitem__)
         return out
 
     # --------------------------------------------------------------- options
@@ -993,7 +996,7 @@ class AmoebaState(State):
             v = self.comps[cid]
             self.comps[cid] = (v[0], v[1], self.cur)
             self.owned.add(cid)
-            self.closed.discard(cid)
+            self.closed.pop(cid, None)
             self.supply[self.cur] -= 1
             self._paint(cid)
         self.offer_i += 1

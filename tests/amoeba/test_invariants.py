@@ -71,7 +71,8 @@ def check(st):
     assert st.height.max() <= 2
     # incremental bookkeeping equals a recomputation
     assert st.owned == {cid for cid, v in st.comps.items() if v[2] >= 0}
-    assert st.closed == {cid for cid, v in st.comps.items() if v[2] < 0 and v[1] == 0}
+    assert set(st.closed) == {cid for cid, v in st.comps.items() if v[2] < 0 and v[1] == 0}
+    assert all(key == st.comp_key(cid) for cid, key in st.closed.items())
     mine = {(frozenset(v[0]), v[1]) for v in st.comps.values()}
     assert mine == recompute(st)
     if not st.done:
