@@ -132,6 +132,12 @@ class AmethystAmberGame(Game):
 
         self.obs_tables = ObservationTables(self)
 
+    def __getstate__(self) -> dict:
+        # the attacker-step memo is a cache: pickles and copies start empty
+        d = dict(self.__dict__)
+        d["step_memo"] = ({}, {})
+        return d
+
     def new_initial_state(self, seed: int | None = None) -> "AmethystAmberState":
         s = AmethystAmberState(self, make_rng(seed))
         for h in self.board.red:

@@ -298,6 +298,21 @@ def test_attacker_step_memo_matches_fresh_masks():
     assert all(g.step_memo)
 
 
+def test_pickled_game_leaves_the_step_memo_behind():
+    import pickle
+
+    g = game()
+    s = g.new_initial_state(0)
+    rng = np.random.default_rng(0)
+    for _ in range(120):
+        s.apply(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
+    assert any(g.step_memo)
+    g2 = pickle.loads(pickle.dumps(g))
+    assert g2.step_memo == ({}, {}) and any(g.step_memo)
+    t = g2.state_from_dict(s.to_dict())
+    assert np.array_equal(t.legal_action_mask(), s.legal_action_mask())
+
+
 # serialisation round trip and words
 def test_to_dict_round_trip_mid_turn():
     s = position(defenders=[((2, 6), AM), ((15, 6), AM)], attackers=[((0, 0), AB)], resources=[((0, 3), AB, 1)])
