@@ -402,20 +402,7 @@ class AmethystAmberState(State):
                 return True
         return False
 
-    def _free_greens(self, p: int) -> list[int]:
-        res, att = self.res, self.att
-        return [h for h in self.game.green_for[p] if res[h] < 0 and att[h] < 0]
-
     # --- legal moves ------------------------------------------------------------
-    def _legal_abs(self) -> list[int]:
-        """Legal actions of the current seat, absolute frame (a slow
-        reference for tests; the mask is built by :meth:`_fill_mask`)."""
-        mask = self.legal_action_mask()
-        if self.cur == 1 and self.game.relative_frame:
-            rot = self.game.board.rot_action
-            return sorted(rot[int(a)] for a in np.flatnonzero(mask))
-        return [int(a) for a in np.flatnonzero(mask)]
-
     def _fill_mask(self, buf: bytearray) -> None:
         """Set the bytes of the current seat's legal actions (in its own
         frame, through the Game's per-frame action tables) in ``buf``."""
