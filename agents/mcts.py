@@ -123,15 +123,18 @@ class TreeSearch:
 
     @staticmethod
     def _leaf_value(state) -> np.ndarray:
-        """Value of a position where a capped rollout stops: the game's own
-        returns for an unfinished position (most score points so far), or 0
-        for every seat where a game does not define them."""
+        """Value of a position where a capped rollout stops: the game's
+        ``evaluate()`` where a state offers one (an estimate of each seat's
+        return from an unfinished position), else its ``returns()`` of the
+        unfinished position (many games score points so far), else 0."""
+        n = state.game.num_players
+        evaluate = getattr(state, "evaluate", None)
         try:
-            values = np.asarray(state.returns(), dtype=float)
+            values = np.asarray(evaluate() if callable(evaluate) else state.returns(), dtype=float)
         except (ValueError, NotImplementedError, AssertionError):
-            return np.zeros(state.game.num_players)
-        if values.shape != (state.game.num_players,) or not np.all(np.isfinite(values)):
-            return np.zeros(state.game.num_players)
+            return np.zeros(n)
+        if values.shape != (n,) or not np.all(np.isfinite(values)):
+            return np.zeros(n)
         return values
 
 
