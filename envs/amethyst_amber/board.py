@@ -121,8 +121,14 @@ class Board:
         self.tri_brick = [y * w + x for x, y in g.tri_xy]
         self.brick_cells = w * w
         self.brick_bytes = (w * w + 7) // 8
-        self.tri_brick_np = np.array(self.tri_brick, dtype=np.int64)
-        self.tri_brick_np_rot = self.tri_brick_np[::-1].copy()  # seat-1 frame order
+        # where triangle t's bit lands when a brick bitboard is written
+        # big-endian and unpacked most significant bit first (numpy's
+        # fastest order), in the absolute and in the turned frame
+        top = 8 * self.brick_bytes - 1
+        self.tri_unpack = (
+            np.array([top - b for b in self.tri_brick], dtype=np.int64),
+            np.array([top - b for b in reversed(self.tri_brick)], dtype=np.int64),
+        )
         # brick bit position -> bitboard of the triangle's neighbours
         self.tri_nbr_bits = [0] * self.brick_cells
         for t in range(T):

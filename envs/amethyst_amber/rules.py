@@ -521,9 +521,9 @@ class AmethystAmberState(State):
             mask[A_PASS] = True
             return mask
         bd = self.game.board
-        raw = np.frombuffer(bits.to_bytes(bd.brick_bytes, "little"), dtype=np.uint8)
-        order = bd.tri_brick_np_rot if self.cur == 1 and self.game.relative_frame else bd.tri_brick_np
-        mask[base : base + T] = np.unpackbits(raw, bitorder="little")[order]
+        raw = np.frombuffer(bits.to_bytes(bd.brick_bytes, "big"), dtype=np.uint8)
+        order = bd.tri_unpack[1 if self.cur == 1 and self.game.relative_frame else 0]
+        mask[base : base + T] = np.unpackbits(raw)[order]
         return mask
 
     def legal_action_mask(self) -> np.ndarray:
