@@ -157,17 +157,16 @@ class FrameTables:
     rules iterate over, so that legal moves are written straight into the
     mask without converting frames:
 
-    - ``place_def``: (triangle bit, action) per black triangle;
     - ``select``: select action per brick bit position (triangles only);
     - ``place_att[p]`` / ``place_res[p]``: (hex, action) for seat p's blue
       entry hexes / the greens seat p may place a resource on;
-    - ``steps[h]``: (action, neighbour hex, gate bitboard) per attacker step.
+    - ``steps[h]``: (action, neighbour hex, gate bitboard) per attacker step;
+    - ``step_lo[h]``: the first of hex h's six step actions, which are
+      consecutive in both frames.
     """
 
     def __init__(self, bd: Board, frame: int, green_for) -> None:
         rot = bd.rot_action if frame else list(range(NUM_ACTIONS))
-        geo = bd.geo
-        self.place_def = tuple((geo.bit_tri[t], rot[A_PLACE_DEF + t]) for t in bd.black)
         self.select = [-1] * bd.brick_cells
         for t in range(T):
             self.select[bd.tri_brick[t]] = rot[A_SELECT + t]
@@ -176,13 +175,7 @@ class FrameTables:
         self.steps = tuple(
             tuple((rot[A_STEP + 6 * h + d], n, gate) for d, n, gate in bd.steps[h]) for h in range(H)
         )
-        # all of hex h's steps at once: (first action, 6 mask bytes); a
-        # hex's six step actions are consecutive in both frames
-        self.all_steps = []
-        for h in range(H):
-            acts = [a for a, _n, _g in self.steps[h]]
-            lo = min(rot[A_STEP + 6 * h + d] for d in range(6))
-            self.all_steps.append((lo, bytes(1 if lo + i in acts else 0 for i in range(6))))
+        self.step_lo = [min(rot[A_STEP + 6 * h + d] for d in range(6)) for h in range(H)]
 
 
 @lru_cache(maxsize=None)

@@ -36,7 +36,7 @@ from envs.amethyst_amber.board import (
 )
 from envs.amethyst_amber.observe import SCALAR_HIGH, ObservationTables
 from envs.core.trihex import DIRECTION_NAMES
-from envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
+from envs.core.state import Game, GameInfo, State, clone_rng, make_rng
 
 PLACEMENT, MAIN = 0, 1
 STEP_MEMO_SIZE = 1 << 16  # attacker-step neighbourhoods kept per frame
@@ -484,7 +484,7 @@ class AmethystAmberState(State):
         opp = 1 - p
         att, res = self.att, self.res
         od = self.dbits[opp]
-        lo = tab.all_steps[h][0]
+        lo = tab.step_lo[h]
         out = bytearray(6)
         for a, n, gate in tab.steps[h]:
             if od & gate == gate:
