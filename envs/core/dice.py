@@ -19,14 +19,7 @@ def contest(rng: np.random.Generator, bonus_a: int, bonus_b: int, count: int = 2
             max_rerolls: int = 1000) -> tuple[int, list[tuple[int, int]]]:
     """Opposed roll: each side rolls ``count``d``sides`` plus its bonus; ties
     are rerolled. Returns (winner 0 for a / 1 for b, list of (total_a, total_b))."""
-    history = []
-    for _ in range(max_rerolls):
-        a = roll_sum(rng, count, sides) + bonus_a
-        b = roll_sum(rng, count, sides) + bonus_b
-        history.append((a, b))
-        if a != b:
-            return (0 if a > b else 1), history
-    raise RuntimeError("contest kept tying")  # pragma: no cover - probability ~0
+    return contest_with(lambda: roll(rng, sides), bonus_a, bonus_b, count, max_rerolls)
 
 
 def contest_with(die, bonus_a: int, bonus_b: int, count: int = 2,
