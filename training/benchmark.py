@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> dict:
     summary = train(name, players=args.players, timesteps=args.timesteps, n_envs=args.envs, config=config,
                     out=out, seed=args.seed, progress=False, final_eval=False)
     train_wall, train_cpu = time.perf_counter() - wall0, cpu_seconds() - cpu0
-    rules = envs.make_game(name, **({"num_players": args.players} if args.players else {}))
+    rules = envs.make_game(name, **summary["run"]["game_config"])
     models = {"final": summary["final_model"]}
     if (out / "best_model.zip").exists():
         models["best by evaluation"] = str(out / "best_model.zip")
@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> dict:
     record = {
         "game": name,
         "players": rules.num_players,
+        "game_config": summary["run"]["game_config"],
         "command": "python -m training.benchmark " + " ".join(sys.argv[1:]),
         "timesteps": summary["stats"]["timesteps_total"],
         "train_wall_seconds": train_wall,
@@ -97,8 +98,10 @@ def write_report(record: dict, folder: Path) -> None:
         f"{record['timesteps'] / max(record['train_cpu_seconds'], 1e-9):.0f} steps: wall-clock figures on this "
         "shared machine are slower than on an idle one.",
         "",
-        f"Settings: defaults of `training/configs` plus `{json.dumps(record.get('run_overrides', {}))}`; "
-        f"observation transform `{record.get('hyperparams', {}).get('obs_transform', 'none')}`.",
+        f"Game settings: `{json.dumps(record.get('game_config', {}))}` (the rest default). "
+        f"Training settings: defaults of `training/configs` plus `{json.dumps(record.get('run_overrides', {}))}`; "
+        f"observation transform `{record.get('hyperparams', {}).get('obs_transform', 'none')}`, "
+        f"forced moves played inside the env: {'yes' if record.get('hyperparams', {}).get('skip_forced') else 'no'}.",
         "",
         f"Against `random` (the trained agent {'greedy' if record['greedy'] else 'sampling its policy'} in one seat, {n - 1} random seat(s), seats rotating; "
         f"chance level of a win {1 / n:.0%}):",
