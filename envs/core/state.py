@@ -177,6 +177,15 @@ class State(abc.ABC):
         """Final reward per seat (float64, length num_players). Meaningful
         once ``done``; for a truncated game, the game's truncation rule."""
 
+    def evaluate(self) -> np.ndarray:
+        """Estimated return per seat of this position, within the game's
+        reward range; equal to ``returns()`` once the game is over. Search
+        bots score capped rollouts with it. The default is ``returns()``
+        itself, which suits games whose returns rank the score so far; games
+        whose unfinished positions return zeros should override it with a
+        heuristic (material, score lead...)."""
+        return np.asarray(self.returns(), dtype=np.float64)
+
     # --- views --------------------------------------------------------------
     @abc.abstractmethod
     def observation(self, player: int) -> np.ndarray:
@@ -185,7 +194,13 @@ class State(abc.ABC):
 
     def determinize(self, player: int, rng: np.random.Generator) -> "State":
         """A copy that keeps everything ``player`` knows and resamples the
-        rest from ``rng``. Perfect-information games return a clone."""
+        rest from ``rng``. Perfect-information games return a clone.
+
+        The result must depend only on ``player``'s information and ``rng``:
+        resample from pools in a canonical order (sorted), never in the order
+        the true state holds hidden things, or a searcher's choices would
+        depend on what it cannot know. The copy keeps the state's generator;
+        callers that search reseed it (the true generator knows future chance)."""
         if self.game.info.hidden_information:
             raise NotImplementedError(f"{self.game.info.name} must override determinize")
         return self.clone()

@@ -104,7 +104,7 @@ class HighCardState(State):
 
     def determinize(self, player, rng):
         s = self.clone()
-        unseen = s.deck + [c for i, c in enumerate(s.cards) if i != player]
+        unseen = sorted(s.deck + [c for i, c in enumerate(s.cards) if i != player])
         unseen = [unseen[i] for i in rng.permutation(len(unseen))]
         for i in range(len(s.cards)):
             if i != player:
