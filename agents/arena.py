@@ -252,6 +252,8 @@ def tournament(
     out=None,
     progress: bool = True,
     record: bool = False,
+    backend: str = "local",
+    address: str | None = None,
 ):
     """Play ``games`` games between the entrants and rate them.
 
@@ -259,7 +261,9 @@ def tournament(
     table size (default: everyone at one table if the game allows it, else
     the game's default). Seats rotate through every fair seating. With
     ``workers`` > 1 games run in worker processes; results are identical for
-    any worker count. With ``out`` the report (JSON, CSV, PNG) is written
+    any worker count. ``backend="ray"`` runs the games as Ray tasks (on a
+    local Ray instance, or the cluster at ``address``) with the same results
+    as a local run. With ``out`` the report (JSON, CSV, PNG) is written
     there, and with ``record`` also one replay file per game.
     Returns an :class:`agents.arena_report.TournamentResult`.
     """
@@ -283,7 +287,9 @@ def tournament(
         raise ValueError(f"{game.info.name} cannot seat {n} players")
     tables = schedule(len(specs), n, games, seed)
     tasks = [(i, tables[i], derive_seed(seed, 2, i), bool(record)) for i in range(games)]
-    results = _run_tasks(game, specs, labels, tasks, workers, progress)
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    results = _run_tasks(game, specs, labels, tasks, workers, progress, backend, address)
     results.sort(key=lambda r: r.index)
     report = TournamentResult(game=game.info.name, config=dict(game.config), players=n, agents=labels, seed=seed, matches=results)
     if out is not None:
@@ -291,11 +297,16 @@ def tournament(
     return report
 
 
-def _run_tasks(game, specs, labels, tasks, workers: int, progress: bool) -> list[MatchResult]:
+def _run_tasks(game, specs, labels, tasks, workers: int, progress: bool, backend: str = "local",
+               address: str | None = None) -> list[MatchResult]:
     bar = _progress(len(tasks), progress, game.info.name)
     results = []
     try:
-        if workers <= 1:
+        if backend == "ray":
+            from agents.arena_ray import run_tasks_on_ray
+
+            results = run_tasks_on_ray(game, specs, labels, tasks, workers, bar, address)
+        elif workers <= 1:
             table = _Table(game, specs, labels)
             for task in tasks:
                 results.append(table.play(task))

@@ -18,6 +18,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--out", default=None, help="folder for summary.json, CSVs and report.png")
     parser.add_argument("--replays", action="store_true", help="also save every game as a replay in OUT/replays")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="local: this machine's processes (default); ray: Ray tasks, same results")
+    parser.add_argument("--address", default=None,
+                        help="with --backend ray: cluster to join ('auto' or ray://host:port); default: local Ray")
 
 
 def run(args) -> int:
@@ -39,6 +43,8 @@ def run(args) -> int:
         out=args.out,
         progress=not args.no_progress,
         record=args.replays,
+        backend=args.backend,
+        address=args.address,
     )
     result.print()
     if args.out:

@@ -1,5 +1,6 @@
 """Agents from spec strings: ``random``, ``mcts:sims=200``,
-``ismcts:sims=100,c=1.4``, ``policy:path=runs/x/best.zip,deterministic=true``.
+``ismcts:sims=100,c=1.4``, ``policy:path=runs/x/best.zip,deterministic=true``,
+``rllib:path=runs/x_rllib`` (a module trained on RLlib).
 
 The arena, its CLI and training's evaluation all build bots through here, so a
 spec string is the one portable name of a bot.
@@ -17,6 +18,7 @@ AGENTS: dict[str, str] = {
     "mcts": "agents.mcts:MCTSAgent",
     "ismcts": "agents.ismcts:ISMCTSAgent",
     "policy": "agents.policy:PolicyAgent",
+    "rllib": "agents.rllib_policy:RLlibPolicyAgent",
     "human": "agents.human:HumanAgent",
 }
 

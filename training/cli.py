@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-HELP = "train a MaskablePPO agent by self-play, then play it against random and MCTS"
+HELP = "train an agent by self-play (MaskablePPO, or RLlib PPO on Ray), then play it against random and MCTS"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,6 +22,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eval-games", type=int, help="games against random per evaluation")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
+                        help="sb3: MaskablePPO in this process (default); rllib: PPO on Ray RLlib")
+    parser.add_argument("--address", help="rllib: Ray cluster to join ('auto' or ray://host:port); "
+                                          "default: start a local Ray instance")
+    parser.add_argument("--num-env-runners", type=int, default=1, help="rllib: env-runner actors sampling games")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
     if args.timesteps < 1:
         raise ValueError("--timesteps must be at least 1")
     console = Console()
+    if args.backend == "rllib":
+        return run_rllib(args, console)
     summary = train(
         game=args.game, players=args.players, timesteps=args.timesteps, n_envs=args.envs,
         config=parse_config(args.config), out=args.out, resume=args.resume,
@@ -48,4 +55,33 @@ def run(args: argparse.Namespace) -> int:
         f"{s['env_share']:.0%} of the training time in the env; "
         f"run folder {summary['out']}"
     )
+    return 0
+
+
+def run_rllib(args: argparse.Namespace, console) -> int:
+    """The same command on Ray RLlib: train, checkpoint, then the closing
+    head-to-head table of the trained module against random and MCTS."""
+    from envs.cli import parse_config
+    from training.rllib import RLlibSettings, evaluate_rllib, train_rllib
+
+    if args.num_env_runners < 0:
+        raise ValueError("--num-env-runners must be at least 0")
+    out = args.resume or args.out
+    if args.resume:
+        import json
+        from pathlib import Path
+
+        saved = json.loads((Path(args.resume) / "rllib_run.json").read_text())["settings"]
+        settings = RLlibSettings(**{**saved, "hidden": tuple(saved["hidden"]), "num_env_runners": args.num_env_runners})
+    else:
+        if not args.game:
+            raise ValueError("name a game (or --resume a run folder)")
+        settings = RLlibSettings.from_overrides(args.game, args.players, parse_config(args.config), args.seed,
+                                                args.num_env_runners)
+        out = out or f"runs/{settings.game}_rllib"
+    summary = train_rllib(settings, args.timesteps, out, resume=bool(args.resume), address=args.address,
+                          progress=not args.no_progress, log=console.print)
+    result = evaluate_rllib(out, settings, games=args.eval_games or 40, seed=args.seed)
+    result.print(console)
+    console.print(f"rllib: {summary['env_steps']} env steps in total; run folder {out}")
     return 0

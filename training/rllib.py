@@ -141,14 +141,9 @@ def build_config(settings: RLlibSettings):
 
 def init_ray(address: str | None, num_cpus: int | None = None) -> None:
     """Connect to ``address`` (``auto``, ``ray://...``) or start a local Ray."""
-    import ray
+    from agents.arena_ray import connect
 
-    if ray.is_initialized():
-        return
-    if address:
-        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
-    else:
-        ray.init(num_cpus=num_cpus, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
+    connect(address, num_cpus)
 
 
 def refresh_snapshot(algo, settings: RLlibSettings, index: int) -> str:
@@ -234,3 +229,16 @@ def train_rllib(
     log(f"rllib: {summary['env_steps_this_run']} env steps in {seconds:.0f}s "
         f"({summary['env_steps_per_second']:.0f} steps/s); checkpoint {checkpoint}")
     return summary
+
+
+def evaluate_rllib(out: str | Path, settings: RLlibSettings, games: int = 40, seed: int = 0,
+                   mcts_spec: str = "mcts:sims=25", workers: int = 1):
+    """Arena tournament of the trained ``main`` (or ``seat_0``) module against
+    random and MCTS; the report is saved under ``out/arena``."""
+    from agents.arena import tournament
+
+    module = trained_modules(settings)[0]
+    specs = [f"rllib:path={Path(out)},module={module},deterministic=false", "random", mcts_spec]
+    players = settings.num_players
+    return tournament(settings.game, specs, games=games, players=players, seed=seed, workers=workers,
+                      config=settings.game_config or None, out=Path(out) / "arena", progress=False)
