@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from envs.amethyst_amber import board as B
+from envs.amethyst_amber import heuristic
 from envs.amethyst_amber.board import (
     A_DEST,
     A_END,
@@ -131,6 +132,7 @@ class AmethystAmberGame(Game):
         self.step_memo: tuple[dict, dict] = ({}, {})  # see AmethystAmberState._fill_mask
 
         self.obs_tables = ObservationTables(self)
+        self.heuristic_dist = bd.geo.hexes.distance.tolist()  # for evaluate()
 
     def __getstate__(self) -> dict:
         # the attacker-step memo is a cache: pickles and copies start empty
@@ -249,6 +251,11 @@ class AmethystAmberState(State):
             if a != b:
                 out[:] = (1.0, -1.0) if a > b else (-1.0, 1.0)
         return out
+
+    def evaluate(self) -> np.ndarray:
+        """returns() once over, else a material-and-threat estimate
+        (see envs.amethyst_amber.heuristic)."""
+        return heuristic.evaluate(self)
 
     def phase_name(self) -> str:
         if self._terminal or self._truncated:
