@@ -867,22 +867,28 @@ class GemMountainState(State):
 
     # ---------------------------------------------------------- determinize
     def determinize(self, player: int, rng: np.random.Generator) -> "GemMountainState":
-        """Keep what `player` knows; reshuffle hidden map tiles, unused pool tiles and
-        the other players' secret tiles among themselves, re-draw hidden rotations."""
+        """Keep what `player` knows; deal the tiles it cannot see afresh from rng.
+
+        The hidden tiles (face-down cells it has not peeked at, the unused pool
+        and the other players' secret start tiles) are pooled in sorted order,
+        so the result depends only on what the player knows and on rng, never
+        on where the hidden tiles really lie. Secret start tiles are drawn first
+        (each from the tiles of a fitting kind), then the face-down cells (with
+        fresh rotations), the rest stays unused. Other players' peeks keep their
+        public part (which cell was looked at); what they saw is whatever now
+        lies there."""
         s = self.clone()
         bit = 1 << player
         hidden_cells = [i for i, d in enumerate(s.cells) if d >= 0 and not s.up[i] and not s.peek[i] & bit]
         secret_seats = [p for p in range(self.game.num_players) if p != player and s.secret[p] >= 0]
-        bag = [s.cells[i] for i in hidden_cells] + list(s.unused)
-        order = rng.permutation(len(bag))
-        bag = [bag[k] for k in order]
-        # secret start tiles swap with a hidden plain tile of a fitting kind, if any
+        # a plain design's id is its content id, so a secret tile joins the bag as is
+        bag = sorted([s.cells[i] for i in hidden_cells] + list(s.unused) + [s.secret[p] for p in secret_seats])
+        bag = [bag[k] for k in rng.permutation(len(bag))]
         want_action = self.game.config["start_tiles"] == "action_secret"
         for p in secret_seats:
+            # each secret put one fitting tile in the bag, so there is always one left
             fits = [k for k, d in enumerate(bag) if T.PLAIN[d] and (not want_action or d >= 7)]
-            if fits:
-                k = fits[int(rng.integers(len(fits)))]
-                bag[k], s.secret[p] = s.secret[p], bag[k]
+            s.secret[p] = bag.pop(fits[int(rng.integers(len(fits)))])
         for j, i in enumerate(hidden_cells):
             s.cells[i] = bag[j]
             s.rot[i] = int(rng.integers(0, 4))

@@ -85,6 +85,36 @@ def test_determinize_resamples_hidden_tiles():
     assert all(s.determinize(0, rng).cells[7] == s.cells[7] for _ in range(5))
 
 
+def test_determinize_ignores_where_hidden_tiles_really_are():
+    """Two positions that differ only in what seat 0 cannot know resample alike:
+    hidden face-down tiles swapped (with other rotations), an opponent's peek at
+    a different tile, an opponent's secret start tile traded with a hidden one,
+    the unused pool in another order."""
+    game = GemMountainGame(dark_tunnels=True, gemshards=True, start_tiles="any_secret", num_players=3)
+    a = game.new_initial_state(4)
+    b = a.clone()
+    down = [i for i, d in enumerate(b.cells) if d >= 0 and not b.up[i]]
+    i, j = next((x, y) for x in down for y in down if b.cells[x] != b.cells[y])
+    b.cells[i], b.cells[j] = b.cells[j], b.cells[i]
+    b.rot[i] = (b.rot[i] + 1) % 4
+    a.peek[i] = b.peek[i] = 1 << 1  # seat 1 looked at cell i: in a and b it saw different tiles
+    k = next(k for k in down if T.PLAIN[b.cells[k]] and b.cells[k] != b.secret[2])
+    b.secret[2], b.cells[k] = b.cells[k], b.secret[2]
+    b.unused = b.unused[::-1]
+    a._refresh()
+    b._refresh()
+    assert a.to_dict() != b.to_dict()
+    assert np.array_equal(a.observation(0), b.observation(0))
+    for seed in range(3):
+        da = a.determinize(0, np.random.default_rng(seed)).to_dict()
+        db = b.determinize(0, np.random.default_rng(seed)).to_dict()
+        da.pop("rng")
+        db.pop("rng")
+        assert da == db
+    # seat 1 knows cell i: its determinizations keep what it saw there
+    assert a.determinize(1, np.random.default_rng(0)).cells[i] == a.cells[i]
+
+
 def test_clone_is_independent():
     game = GemMountainGame(**CONFIGS[1])
     s = game.new_initial_state(2)
