@@ -3,7 +3,7 @@
 Two states that differ only in hidden information (others' cards, the deck
 order, the generator's future draws) must get the same choice from a search
 bot with the same seed. This holds exactly when the game's ``determinize``
-itself depends only on the seat's information, which the toy game below
+itself depends only on the seat's information, which the toy game
 guarantees by sorting the unseen cards before shuffling them.
 """
 
@@ -16,29 +16,9 @@ import envs
 from agents.base import SeatView
 from agents.ismcts import ISMCTSAgent
 from agents.mcts import MCTSAgent
-from envs.core.state import clone_rng, make_rng
+from envs.core.state import make_rng
 from tests.agents.helpers import observation_dict, random_positions
 from tests.core.toy_game import HighCardGame, HighCardState
-
-
-class CanonicalHighCardState(HighCardState):
-    """High Card whose determinization reads only the seat's information."""
-
-    def determinize(self, player, rng):
-        s = self.clone()
-        unseen = sorted(s.deck + [c for i, c in enumerate(s.cards) if i != player])
-        unseen = [unseen[i] for i in rng.permutation(len(unseen))]
-        for i in range(len(s.cards)):
-            if i != player:
-                s.cards[i] = unseen.pop()
-        s.deck = unseen
-        return s
-
-    def clone(self):
-        s = CanonicalHighCardState(self.game, clone_rng(self.rng))
-        s.deck, s.cards, s.stopped = list(self.deck), list(self.cards), list(self.stopped)
-        s.player, s.turns = self.player, self.turns
-        return s
 
 
 def _twin(state, seat: int, seed: int):
@@ -60,7 +40,7 @@ def _toy_positions(count: int):
     game = HighCardGame(num_players=3)
     out = []
     for k in range(count):
-        s = CanonicalHighCardState(game, make_rng(k))
+        s = HighCardState(game, make_rng(k))
         s.deck = [int(c) for c in s.rng.permutation(10)]
         s.cards = [s.deck.pop() for _ in range(3)]
         rng = np.random.default_rng(k)
