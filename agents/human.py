@@ -47,9 +47,11 @@ class HumanAgent(Agent):
             self.output_fn(f"  {k:>3}. {label}")
         while True:
             try:
-                text = self.input_fn("move (number or name)> ")
+                text = self.input_fn("move (number or name, q to quit)> ")
             except EOFError:
                 raise KeyboardInterrupt from None
+            if text.strip().lower() in ("q", "quit", "exit"):
+                raise KeyboardInterrupt
             choice = self._parse(text, legal, names)
             if choice is not None:
                 return choice

@@ -37,3 +37,10 @@ def test_bad_seat_is_refused():
         pytest.skip("no registered game yet")
     with pytest.raises(ValueError, match="seat"):
         play_cli.play(args_for(envs.names()[0], seat=9), input_fn=lambda _: "0", output_fn=lambda _: None)
+
+
+def test_quit_stops_the_game():
+    if not envs.names():
+        pytest.skip("no registered game yet")
+    with pytest.raises(KeyboardInterrupt):
+        play_cli.play(args_for(envs.names()[0], seed=1), input_fn=lambda _: "quit", output_fn=lambda _: None)
