@@ -52,5 +52,8 @@ def run(args) -> int:
             r["game"], r["title"], r["players"], "yes" if r["hidden_information"] else "no",
             "yes" if r["chance"] else "no", str(r["actions"]), r["observation"], r["rules"],
         )
-    Console().print(table)
+    console = Console()
+    if not console.is_terminal:  # piped: don't squeeze the table to 80 columns
+        console = Console(width=140)
+    console.print(table)
     return 0
