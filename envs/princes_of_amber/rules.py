@@ -276,6 +276,45 @@ class AmberState(State):
                 scores.append((1, 0))
         return rank_rewards(scores)
 
+    def strength(self, p: int) -> float:
+        """Heuristic material of an in-game player: holding Amber (more the
+        longer it is held), his free princes (weighted by health), captured
+        princes a little, armies and cards in hand a little."""
+        x = 0.0
+        if self.amber == p:
+            x += 6.0 + 4.0 * self.hold_count[p] / self.game.hold_turns
+        attrs, hits = self.attrs, self.hits
+        for i in range(NUM_PRINCES):
+            if self.ctrl[i] == p and self.alive[i]:
+                health = max(hits[i], 0) / max(attrs[i][0], 1)
+                x += (0.4 if self.captured[i] else 1.5 + health) + 0.2 * self.armies[i]
+        return x + 0.15 * len(self.hands[p])
+
+    def evaluate(self) -> np.ndarray:
+        """Estimated returns: exact once over; otherwise eliminated players keep
+        their certain rank value and the players still in share the rest,
+        shifted by how their strength compares (linear, zero-sum, kept inside
+        the values their final ranks could take)."""
+        if self.winner >= 0 or self.trunc:
+            return self.returns()
+        n = self.n
+        base = rank_rewards([(1, 0) if self.in_game[p] else (0, self.elim_order[p]) for p in range(n)])
+        alive = [p for p in range(n) if self.in_game[p]]
+        m = len(alive)
+        if m < 2:
+            return base
+        b = float(base[alive[0]])
+        low = 1.0 - 2.0 * (m - 1) / (n - 1)
+        c = 0.8 * min(1.0 - b, b - low)
+        xs = {p: self.strength(p) for p in alive}
+        mean = sum(xs.values()) / m
+        dev = {p: xs[p] - mean for p in alive}
+        scale = max(abs(d) for d in dev.values()) + 4.0
+        out = np.array(base, dtype=float)
+        for p in alive:
+            out[p] = b + c * dev[p] / scale
+        return out
+
     def phase_name(self) -> str:
         if self.cur < 0:
             return "GAME_OVER"
@@ -625,59 +664,96 @@ class AmberState(State):
         return encode(self, player)
 
     def determinize(self, player: int, rng: np.random.Generator) -> "AmberState":
-        s = self.clone()
+        """Redeal what ``player`` cannot see, reading only his information set.
+
+        The unseen cards (draw pile and the other hands) form one pool whose
+        ids are sorted before sampling, so the result never depends on where
+        the true state holds them. The player's memories (his known deck top,
+        his lower bounds on other hands) are honoured; the other players'
+        memories are rebuilt to fit the new deal: what they saw of the deck
+        becomes the new top cards of the same count, what they saw of a third
+        player's hand is forgotten, and what they know of this player's hand
+        is kept (he can work it out from public events and his own cards).
+        When another player is being asked a card window, the redeal is drawn
+        again until that window would really be put to him.
+        """
         ck = self.game.card_kind
-        kind_cards = self.game.kind_cards
         n = self.n
-        # every card the player cannot see: the draw pile and the other hands
+        pool = sorted(self.deck.draw_pile + [c for o in range(n) if o != player for c in self.hands[o]])
         pool_by_kind: list[list[int]] = [[] for _ in range(NUM_KINDS)]
-        for c in self.deck.draw_pile:
+        for c in pool:
             pool_by_kind[ck[c]].append(c)
+        top = [pool_by_kind[k].pop() for k in self.known_top[player]]
+        forced: dict[int, list[int]] = {}
         for o in range(n):
             if o != player:
-                for c in self.hands[o]:
-                    pool_by_kind[ck[c]].append(c)
-        del kind_cards
+                known = self.known_hand[player][o]
+                forced[o] = [pool_by_kind[k].pop() for k in range(NUM_KINDS) for _ in range(known[k])] \
+                    if known is not None else []
+        rest = sorted(c for lst in pool_by_kind for c in lst)
+        sizes = [len(h) for h in self.hands]
+        other_top = [len(kt) for kt in self.known_top]
+        cur = self.cur
+        check = cur >= 0 and cur != player and bool(self.stack)
+        s = None
+        for _ in range(30 if check else 1):
+            perm = rng.permutation(len(rest))
+            s = self._redeal(player, forced, top, [rest[i] for i in perm], sizes, other_top)
+            if not check:
+                break
+            legal = s._posed_legal()
+            if legal is not None:
+                s.legal = legal
+                break
+        else:
+            # no redeal of 30 fits the window: the player is still asked, with
+            # only his card-free answers (PASS, END_PHASE, princes...)
+            s.legal = [a for a in self.legal if not A_CARD <= a < A_NONCARD]
+        s.rng = make_rng(int(rng.integers(0, 2 ** 63 - 1)))
+        s.dice = []
+        s.dice_i = 0
+        return s
 
-        def take(k: int) -> int:
-            return pool_by_kind[k].pop()
-
-        top = [take(k) for k in self.known_top[player]]
-        forced = {}
-        for o in range(n):
-            if o == player:
-                continue
-            known = self.known_hand[player][o]
-            forced[o] = [take(k) for k in range(NUM_KINDS) for _ in range(known[k])] if known is not None else []
-        rest = [c for lst in pool_by_kind for c in lst]
-        rest = [rest[i] for i in rng.permutation(len(rest))]
+    def _redeal(self, player: int, forced: dict, top: list[int], rest: list[int], sizes: list[int],
+                other_top: list[int]) -> "AmberState":
+        s = self.clone()
+        ck = self.game.card_kind
         pos = 0
-        for o in range(n):
+        for o in range(self.n):
             if o == player:
                 continue
-            need = len(self.hands[o]) - len(forced[o])
+            need = sizes[o] - len(forced[o])
             s.hands[o] = forced[o] + rest[pos:pos + need]
             pos += need
             h = [0] * NUM_KINDS
             for c in s.hands[o]:
                 h[ck[c]] += 1
             s.hk[o] = h
-        deck_rest = rest[pos:]
-        s.deck = Deck(deck_rest + top[::-1], self.deck.discard)
-        # other players' memories may not fit the new deal; keep only what is
-        # still certainly true (what they know of this player's own hand)
-        for o in range(n):
+        s.deck = Deck(rest[pos:] + top[::-1], self.deck.discard)
+        dp = s.deck.draw_pile
+        for o in range(self.n):
             if o == player:
                 continue
-            s.known_top[o] = []
+            s.known_top[o] = [ck[dp[-1 - i]] for i in range(other_top[o])]
             row = s.known_hand[o]
-            for x in range(n):
+            for x in range(self.n):
                 if x != player:
                     row[x] = None
-        s.rng = make_rng(int(rng.integers(0, 2 ** 63 - 1)))
-        s.dice = []
-        s.dice_i = 0
         return s
+
+    def _posed_legal(self) -> list[int] | None:
+        """The legal list of the decision on top, or None if the rules would
+        skip it (or pass it on to someone else) with the hands as they are."""
+        probe = self.clone()
+        f = probe.stack[-1]
+        before = dict(f)
+        fn = LEGAL.get(f["t"])
+        if fn is None:
+            return None
+        legal = fn(probe, f)
+        if legal is None or f != before or probe.stack[-1] is not f:
+            return None
+        return legal
 
     def action_to_string(self, action: int) -> str:
         return C.action_name(int(action))
