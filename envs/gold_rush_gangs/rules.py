@@ -580,6 +580,52 @@ class GoldRushGangsState(State):
             return rank_rewards(self.delivered)
         return np.zeros(3)
 
+    def evaluate(self) -> np.ndarray:
+        """Heuristic return of an unfinished position (``returns()`` once over).
+
+        Each gang's progress is its delivered sacks plus part of a sack for
+        each sack it carries (more the nearer the carrier is to home) and a
+        little for each empty-handed thief near gold it may steal. Progress
+        becomes win chances by a softmax (one sack ahead roughly doubles the
+        odds), win chances become the expected win reward, and that is
+        blended toward the truncation result as the round limit nears."""
+        if self.winner >= 0 or self.is_truncated:
+            return np.asarray(self.returns(), dtype=np.float64)
+        g = self.game
+        geo = g.geo
+        dist = geo.dist
+        span = 2.0 * geo.radius
+        progress = [float(x) for x in self.delivered]
+        sacks = self.sacks
+        for u in range(9):
+            if self.ustate[u] != ACTIVE:
+                continue
+            p = u // 3
+            c = self.ucell[u]
+            if self.ucarry[u] >= 0:
+                progress[p] += 0.25 + 0.65 * (1.0 - dist[c][geo.homes[p]] / span)
+            else:
+                near = span
+                row = dist[c]
+                for cell, s in sacks.items():
+                    if sum(s) > s[p] and row[cell] < near:
+                        near = row[cell]
+                progress[p] += 0.15 * (1.0 - near / span)
+        k = 6.0 / g.win_sacks
+        top = max(progress)
+        w = np.exp([k * (x - top) for x in progress])
+        win = w / w.sum()
+        if g.config["reward_scheme"] == "zero_sum":
+            value = 1.5 * win - 0.5
+        else:
+            value = win
+        if g.config["truncation_scoring"] == "rank":
+            at_limit = np.asarray(rank_rewards(self.delivered), dtype=np.float64)
+        else:
+            at_limit = np.zeros(3)
+        late = min(1.0, self.turns / g.max_turns)
+        return (1.0 - late) * value + late * at_limit
+
     # --- views ----------------------------------------------------------------------
     def draw_counts(self) -> list[int]:
         """Cards of each rank (index 1..13) left in the draw pile (public)."""
@@ -592,10 +638,12 @@ class GoldRushGangsState(State):
 
     def determinize(self, player: int, rng: np.random.Generator) -> "GoldRushGangsState":
         """Everything on the table is public; only the draw-pile order is
-        unknown (to everyone), so it is reshuffled, with a fresh generator."""
+        unknown (to everyone). The pile is put in sorted order and then
+        shuffled, so the result depends only on its (public) contents and
+        ``rng``; the copy gets a fresh generator."""
         s = self.clone()
-        if not self.game.iid:
-            s.deck.shuffle(rng)
+        s.deck.draw_pile = sorted(s.deck.draw_pile)
+        s.deck.shuffle(rng)
         s.rng = make_rng(int(rng.integers(2**63 - 1)))
         return s
 

@@ -348,3 +348,59 @@ def test_env_stack_deck_and_renders():
     rgb = env.unwrapped.state.render_rgb(None)
     assert rgb.ndim == 3 and rgb.shape[2] == 3 and rgb.dtype == np.uint8
     assert HOMES[0] == (-9, 9)
+
+
+def test_determinize_is_canonical_in_the_draw_pile():
+    s = _played()
+    other = s.clone()
+    other.deck.draw_pile = list(reversed(other.deck.draw_pile))  # same contents, other order
+    a = s.determinize(1, np.random.default_rng(4)).to_dict()
+    b = other.determinize(1, np.random.default_rng(4)).to_dict()
+    a.pop("rng")
+    b.pop("rng")
+    assert a == b
+
+
+def test_evaluate_ranks_delivered_sacks():
+    v = position(delivered=(3, 1, 1)).evaluate()
+    assert v[0] > v[1] and abs(v[1] - v[2]) < 1e-12
+    assert abs(v.sum()) < 1e-9  # zero-sum scheme stays zero-sum
+    assert np.all(v >= -0.5) and np.all(v <= 1.0)
+    even = position().evaluate()
+    assert np.allclose(even, 0.0)
+
+
+def test_evaluate_values_carried_gold_more_near_home():
+    far = position(units={(0, A): {"cell": (3, -2), "carry": "p1"}}).evaluate()
+    near = position(units={(0, A): {"cell": (-7, 7), "carry": "p1"}}).evaluate()
+    none = position(units={(0, A): (-7, 7)}).evaluate()
+    assert near[0] > far[0] > none[0]
+    # a delivered sack beats one that is still carried
+    delivered = position(units={(0, A): (-8, 8)}, delivered=(1, 0, 0)).evaluate()
+    assert delivered[0] > near[0]
+
+
+def test_evaluate_values_thieves_near_stealable_gold():
+    sack = {(-3, -4): {"p1": 2}}
+    close = position(units={(0, A): (-3, -3)}, sacks=sack).evaluate()
+    away = position(units={(0, A): (-6, 4)}, sacks=sack).evaluate()
+    assert close[0] > away[0]
+    own = {(-3, -4): {"p0": 2}}  # own gold is not worth approaching
+    near_own = position(units={(0, A): (-3, -3)}, sacks=own, bank_sacks=0).evaluate()
+    away_own = position(units={(0, A): (-6, 4)}, sacks=own, bank_sacks=0).evaluate()
+    assert np.allclose(near_own, away_own)
+
+
+def test_evaluate_blends_toward_truncation_and_matches_returns_when_over():
+    early = position(delivered=(4, 0, 0), max_rounds=10).evaluate()
+    late = position(delivered=(4, 0, 0), max_rounds=10, turns=27).evaluate()
+    assert early[0] > late[0] > 0.0
+    ranked = position(delivered=(4, 0, 0), max_rounds=10, turns=27, truncation_scoring="rank").evaluate()
+    assert ranked[0] > late[0]
+    s = position(delivered=(2, 5, 2), max_rounds=1, turns=2, truncation_scoring="rank")
+    end_turn(s)
+    assert s.truncated and np.allclose(s.evaluate(), s.returns())
+    s = position(units={(0, A): {"cell": (-7, 7), "carry": "p2"}}, ap=2, delivered=(7, 0, 0), reward_scheme="win_only")
+    assert 0.0 <= s.evaluate().min() and s.evaluate().max() <= 1.0
+    act(s, "move", A, SW)
+    assert np.allclose(s.evaluate(), [1.0, 0.0, 0.0])
