@@ -72,3 +72,35 @@ def test_determinizations_differ_somewhere(case):
             differs = True
             break
     assert differs
+
+
+@pytest.mark.parametrize("case", HIDDEN, ids=[c.id for c in HIDDEN])
+def test_determinize_depends_only_on_the_information_set(case):
+    """Two states that differ only in what the player cannot see (the truth
+    and a determinization of it) resample to the same state for the same
+    generator: a searcher's choices cannot depend on hidden things."""
+    game = case.make_game()
+    for seed in range(6):
+        state, _ = play_random_state(game, seed, until=seed * 7)
+        if state.done:
+            continue
+        p = state.current_player
+        twin = state.determinize(p, np.random.default_rng(999 + seed))
+        a = state.determinize(p, np.random.default_rng(seed)).to_dict()
+        b = twin.determinize(p, np.random.default_rng(seed)).to_dict()
+        a.pop("rng", None)
+        b.pop("rng", None)
+        assert a == b, "determinize() reads hidden information of the state it is given"
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_evaluate_fits_the_reward_range(case):
+    game = case.make_game()
+    lo, hi = game.reward_range
+    for seed in range(4):
+        state, _ = play_random_state(game, seed, until=10 * seed)
+        values = np.asarray(state.evaluate(), dtype=float)
+        assert values.shape == (game.num_players,)
+        assert np.all(values >= lo - 1e-9) and np.all(values <= hi + 1e-9)
+        if state.done:
+            assert np.allclose(values, state.returns())
