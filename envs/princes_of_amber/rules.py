@@ -1047,14 +1047,20 @@ def _advance_queue(s: AmberState, f: dict) -> None:
         s.stack.pop()
 
 
-def legal_fury(s: AmberState, f: dict):
+def _queued_window(s: AmberState, f: dict, card: int):
+    """The first player in the frame's queue who may play ``card`` gets the
+    window; None once the queue is exhausted."""
     while True:
-        acts = _window(s, f["p"], [EMOTIONAL_FURY])
+        acts = _window(s, f["p"], [card])
         if acts is not None:
             return acts
         if not f["q"]:
             return None
         _advance_queue(s, f)
+
+
+def legal_fury(s: AmberState, f: dict):
+    return _queued_window(s, f, EMOTIONAL_FURY)
 
 
 def apply_fury(s: AmberState, f: dict, a: int) -> None:
@@ -1137,13 +1143,7 @@ def auto_death_seq(s: AmberState, f: dict) -> None:
 
 
 def legal_death(s: AmberState, f: dict):
-    while True:
-        acts = _window(s, f["p"], [NOT_REALLY_DEAD])
-        if acts is not None:
-            return acts
-        if not f["q"]:
-            return None
-        _advance_queue(s, f)
+    return _queued_window(s, f, NOT_REALLY_DEAD)
 
 
 def apply_death(s: AmberState, f: dict, a: int) -> None:
