@@ -235,10 +235,8 @@ def final_evaluation(rules: Game, out: Path, final_path: Path, params: dict, see
     games = int(params["final_games"])
     if games <= 0:
         return {"model": str(chosen), "agents": []}
-    try:
-        from agents.arena import tournament
-    except ImportError:
-        return _final_head_to_head(rules, out, chosen, policy, params, seed, console)
+    from agents.arena import tournament
+
     trained = PolicyOpponent(policy, deterministic=bool(params["eval_deterministic"]), label="trained")
     console.print(f"[bold]{rules.info.title}[/bold], {rules.num_players} players: {chosen.name} against random and MCTS")
     result = tournament(
@@ -247,20 +245,5 @@ def final_evaluation(rules: Game, out: Path, final_path: Path, params: dict, see
     )
     result.print(console)
     report = {"model": str(chosen), "agents": result.agent_rows(), "pairs": result.pairwise_rows()}
-    (out / "final_eval.json").write_text(json.dumps(report, indent=2))
-    return report
-
-
-def _final_head_to_head(rules, out, chosen, policy, params, seed, console) -> dict:
-    from training.evaluate import head_to_head, results_table
-
-    games = int(params["final_games"])
-    results = [
-        head_to_head(rules, policy, "random", games, seed + 2000, bool(params["eval_deterministic"])),
-        head_to_head(rules, policy, params["eval_mcts_spec"], max(games // 3, 1), seed + 3000,
-                     bool(params["eval_deterministic"])),
-    ]
-    console.print(results_table(results, f"{rules.info.title}, {rules.num_players} players: {chosen.name} vs bots"))
-    report = {"model": str(chosen), "results": results}
     (out / "final_eval.json").write_text(json.dumps(report, indent=2))
     return report

@@ -11,7 +11,7 @@ import envs
 from envs.cli import main
 from tests.core.toy_game import HighCardGame
 from tests.training.helpers import TINY, game_names
-from training.evaluate import head_to_head
+from training.evaluate import versus
 from training.league import load_policy
 from training.train import latest_checkpoint, split_config, train
 
@@ -55,8 +55,8 @@ def test_every_game_tiny_run_plays_legal_moves(name, tmp_path):
     summary = train(name, timesteps=128, config=TINY, out=tmp_path, progress=False, final_eval=False)
     policy = load_policy(summary["final_model"])
     game = envs.make_game(name)
-    # head_to_head applies every move to the rules state, which refuses illegal ones
-    result = head_to_head(game, policy, "random", games=game.num_players, seed=1)
+    # the arena applies every move to the rules state, which refuses illegal ones
+    result = versus(game, policy, "random", games=game.num_players, seed=1)
     assert result["wins"] + result["draws"] + result["losses"] == game.num_players
     # and the greedy move is legal in fresh positions too
     state = game.new_initial_state(3)
