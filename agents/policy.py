@@ -75,13 +75,21 @@ class PolicyAgent(Agent):
     def _sample(self, obs: np.ndarray, mask: np.ndarray) -> int:
         """Draw from the masked action distribution with our own generator,
         so sampled play is reproducible without touching torch's global seed."""
-        import torch
-
-        policy = self.model.policy
-        obs_t, _ = policy.obs_to_tensor(obs)
-        with torch.no_grad():
-            dist = policy.get_distribution(obs_t, action_masks=mask[None])
-            probs = dist.distribution.probs[0].cpu().numpy().astype(float)
-        probs = np.where(mask, probs, 0.0)
-        probs /= probs.sum()
+        probs = action_probabilities(self.model.policy, obs, mask)
         return int(self.rng.choice(probs.size, p=probs))
+
+
+def action_probabilities(policy, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The policy's probabilities over actions for one observation, zero on
+    illegal actions (float64, sums to one)."""
+    import torch
+
+    with torch.no_grad():
+        obs, _ = policy.obs_to_tensor(np.asarray(observation))
+        features = policy.extract_features(obs, policy.pi_features_extractor)
+        logits = policy.action_net(policy.mlp_extractor.forward_actor(features))[0].cpu().numpy()
+    legal = np.asarray(mask).astype(bool)
+    logits = np.where(legal, logits.astype(np.float64), -np.inf)
+    logits -= logits[legal].max()
+    p = np.exp(logits)
+    return p / p.sum()

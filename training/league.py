@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
+from agents.policy import action_probabilities
 from agents.random_agent import RandomAgent
 
 DEFAULT_WEIGHTS = {"self": 0.5, "snapshots": 0.3, "random": 0.2}
@@ -58,22 +59,6 @@ class PolicyOpponent(Agent):
 
     def describe(self) -> str:
         return self.label
-
-
-def action_probabilities(policy, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The policy's probabilities over actions for one observation, zero on
-    illegal actions (float64, sums to one)."""
-    import torch
-
-    with torch.no_grad():
-        obs, _ = policy.obs_to_tensor(np.asarray(observation))
-        features = policy.extract_features(obs, policy.pi_features_extractor)
-        logits = policy.action_net(policy.mlp_extractor.forward_actor(features))[0].cpu().numpy()
-    legal = np.asarray(mask).astype(bool)
-    logits = np.where(legal, logits.astype(np.float64), -np.inf)
-    logits -= logits[legal].max()
-    p = np.exp(logits)
-    return p / p.sum()
 
 
 def load_policy(path: str):

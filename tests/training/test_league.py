@@ -8,7 +8,8 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from gymnasium import spaces
 
 from agents.random_agent import RandomAgent
-from training.league import League, PolicyOpponent, action_probabilities, policy_payload
+from agents.policy import action_probabilities
+from training.league import League, PolicyOpponent, policy_payload
 
 
 def small_policy(seed=0):
