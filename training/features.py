@@ -1,10 +1,15 @@
-"""Input scaling for the MLP policy.
+"""Input layers for the policy: a flat MLP input, or convolutions over the board.
 
 Game observations mix one-hot planes with counters (Gem Mountain's int8
-observation reaches 127), and an MLP fed raw counters saturates. Symlog,
+observation reaches 127), and a network fed raw counters saturates. Symlog,
 ``sign(x) * log(1 + |x|)``, keeps zero at zero, barely touches 0/1 features
 and squeezes large counts, whatever Box bounds a game declares, so the
 observation space itself stays exactly the game's.
+
+Games whose observation starts with plane-major board images declare
+``Game.observation_planes``; :class:`PlanesCNN` convolves over those planes,
+so what it learns about one cell carries over to every other cell, which a
+flat MLP has to learn cell by cell.
 """
 
 from __future__ import annotations
@@ -15,6 +20,10 @@ from stable_baselines3.common.preprocessing import get_flattened_obs_dim
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 
+def symlog(x: torch.Tensor) -> torch.Tensor:
+    return torch.sign(x) * torch.log1p(torch.abs(x))
+
+
 class SymlogFlatten(BaseFeaturesExtractor):
     """Flatten, then symlog each feature."""
 
@@ -23,5 +32,43 @@ class SymlogFlatten(BaseFeaturesExtractor):
         self.flatten = torch.nn.Flatten()
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        x = self.flatten(observations.float())
-        return torch.sign(x) * torch.log1p(torch.abs(x))
+        return symlog(self.flatten(observations.float()))
+
+
+class PlanesCNN(BaseFeaturesExtractor):
+    """Two same-size 3x3 convolutions over the board planes, squeezed to
+    ``out_channels`` per cell and flattened (so the policy head still sees
+    where each feature is), next to a dense layer over the global values."""
+
+    def __init__(
+        self,
+        observation_space: spaces.Box,
+        planes: tuple[int, int, int],
+        channels: int = 32,
+        out_channels: int = 8,
+        global_features: int = 64,
+    ) -> None:
+        n_planes, rows, cols = (int(v) for v in planes)
+        total = get_flattened_obs_dim(observation_space)
+        board = n_planes * rows * cols
+        if board > total:
+            raise ValueError(f"{n_planes} planes of {rows}x{cols} do not fit an observation of {total} values")
+        n_globals = total - board
+        super().__init__(observation_space, out_channels * rows * cols + (global_features if n_globals else 0))
+        self.shape, self.board, self.n_globals = (n_planes, rows, cols), board, n_globals
+        self.convs = torch.nn.Sequential(
+            torch.nn.Conv2d(n_planes, channels, 3, padding=1), torch.nn.ReLU(),
+            torch.nn.Conv2d(channels, channels, 3, padding=1), torch.nn.ReLU(),
+            torch.nn.Conv2d(channels, out_channels, 1), torch.nn.ReLU(),
+            torch.nn.Flatten(),
+        )
+        self.dense = (
+            torch.nn.Sequential(torch.nn.Linear(n_globals, global_features), torch.nn.ReLU()) if n_globals else None
+        )
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        x = symlog(observations.float().reshape(observations.shape[0], -1))
+        board = self.convs(x[:, : self.board].reshape(-1, *self.shape))
+        if self.dense is None:
+            return board
+        return torch.cat([board, self.dense(x[:, self.board :])], dim=1)

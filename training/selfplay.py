@@ -13,6 +13,17 @@ convention sb3-contrib's MaskablePPO reads. With ``skip_forced`` (the
 default) a learner move that has only one legal action is played inside the
 env too: such steps teach nothing and stretch the credit assignment from the
 end-of-game reward (a quarter of Gem Mountain's moves are forced).
+
+A game cut off by its turn limit is scored by the game's own truncation rule,
+and that score is final, so the learner sees it as ``terminated`` (with
+``info["turn_limit"]``): reporting Gymnasium's ``truncated`` would make PPO
+add the value of the last position on top of a result that is already known.
+
+``reward_shaping`` (a weight, default 0) adds potential-based shaping
+(Ng, Harada and Russell, 1999): ``w * (gamma * phi(s') - phi(s))`` with
+``phi`` the learner's entry of ``State.evaluate()`` and ``phi = 0`` once the
+game is over. It gives long games (Gold Rush Gangs runs to thousands of moves)
+a signal before the end without changing which policies are optimal.
 """
 
 from __future__ import annotations
@@ -58,6 +69,8 @@ class SelfPlayEnv(gym.Env):
         seat: int | None = None,
         render_mode: str | None = None,
         skip_forced: bool = True,
+        reward_shaping: float = 0.0,
+        gamma: float = 1.0,
     ) -> None:
         super().__init__()
         self.game = make_game(game, config)
@@ -71,6 +84,9 @@ class SelfPlayEnv(gym.Env):
         self.league = league
         self.fixed_seat = seat
         self.skip_forced = skip_forced
+        self.reward_shaping = float(reward_shaping)
+        self.gamma = float(gamma)
+        self._potential = 0.0
         self.render_mode = render_mode
         self.observation_space = spaces.Box(
             low=g.observation_low,
@@ -108,6 +124,7 @@ class SelfPlayEnv(gym.Env):
             raise RuntimeError(
                 f"{self.game.info.name}: {MAX_RESET_TRIES} games ended before the learner's first move"
             )
+        self._potential = self._phi()
         self.env_seconds += time.perf_counter() - t0
         return self._observe(), self._info()
 
@@ -127,20 +144,28 @@ class SelfPlayEnv(gym.Env):
             return self._last_obs, -1.0, True, False, info
         state.apply(a)
         self._play_opponents()
-        reward = 0.0
-        terminated = truncated = False
-        if state.done:
-            reward = float(state.returns()[self.seat])
-            terminated = bool(state.terminal)
-            truncated = not terminated
+        reward = float(state.returns()[self.seat]) if state.done else 0.0
+        game_return = reward
+        if self.reward_shaping:
+            potential = self._phi()
+            reward += self.reward_shaping * (self.gamma * potential - self._potential)
+            self._potential = potential
         obs = self._observe()
         info = self._info()
-        if state.done:
-            info["return"] = reward
+        terminated = bool(state.done)
+        if terminated:
+            info["return"] = game_return
             info["won"] = bool(self._won(state.returns()))
+            info["turn_limit"] = bool(state.truncated)
         self.env_seconds += time.perf_counter() - t0
         self.env_steps += 1
-        return obs, reward, terminated, truncated, info
+        return obs, reward, terminated, False, info
+
+    def _phi(self) -> float:
+        """The shaping potential of the current position (0 once it is over)."""
+        if not self.reward_shaping or self.state.done:
+            return 0.0
+        return float(self.state.evaluate()[self.seat])
 
     def _play_opponents(self) -> None:
         """Play until the learner has a real choice or the game is over."""

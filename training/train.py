@@ -78,6 +78,7 @@ def _env_factory(game, game_config: dict, params: dict):
         return SelfPlayEnv(
             game, None if isinstance(game, Game) else game_config, league=league,
             skip_forced=bool(params["skip_forced"]),
+            reward_shaping=float(params["reward_shaping"]), gamma=float(params["gamma"]),
         )
 
     return make
@@ -176,7 +177,7 @@ def train(
     else:
         model = MaskablePPO(
             "MlpPolicy", venv, seed=seed, device="cpu", verbose=0,
-            tensorboard_log=str(out / "tb"), **configs.ppo_kwargs(params),
+            tensorboard_log=str(out / "tb"), **configs.ppo_kwargs(params, rules.observation_planes),
         )
     start_steps = int(model.num_timesteps)
     opponents = [("random", int(params["eval_games"])), (params["eval_mcts_spec"], int(params["eval_mcts_games"]))]

@@ -119,6 +119,7 @@ class AmethystAmberGame(Game):
         self.num_actions = NUM_ACTIONS
         w = self.board.geo.width
         self.observation_shape = (OBS_PLANES * w * w + OBS_SCALARS,)
+        self.observation_planes = (OBS_PLANES, w, w)
         self.observation_dtype = np.int8
         self.observation_low = 0
         self.observation_high = SCALAR_HIGH

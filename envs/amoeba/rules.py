@@ -146,6 +146,7 @@ class AmoebaGame(Game):
         # unit faced by each slot; off board (and the dummy slot) -> U*U, an always-empty unit
         self.obs_face_unit = np.where(face >= 0, face // 4, U * U)
         self.observation_shape = (NUM_PLANES * U * U + global_size(),)
+        self.observation_planes = (NUM_PLANES, U, U)
         self.observation_dtype = np.int8
         self.observation_low = 0
         self.observation_high = 127

@@ -75,6 +75,10 @@ class Game(abc.ABC):
       ``observation_high``: the observation Box;
     - ``reward_range``: (min, max) of any player's return;
     - ``max_turns``: the turn limit at which a state reports ``truncated``.
+
+    ``observation_planes`` is optional: ``(planes, rows, cols)`` when the
+    observation vector starts with that many plane-major board images (the
+    rest are global values), so a policy can convolve over the board.
     """
 
     info: ClassVar[GameInfo]
@@ -88,6 +92,7 @@ class Game(abc.ABC):
     observation_high: float = 1.0
     reward_range: tuple[float, float] = (-1.0, 1.0)
     max_turns: int
+    observation_planes: tuple[int, int, int] | None = None
 
     def __init__(self, **config: Any) -> None:
         unknown = sorted(set(config) - set(self.defaults))

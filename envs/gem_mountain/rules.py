@@ -152,6 +152,7 @@ class GemMountainGame(Game):
         self.cell_features = PLANES
         self.global_features = GLOBAL
         self.observation_shape = (PLANES * M + GLOBAL,)
+        self.observation_planes = (PLANES, self.rows, self.cols)
         self.observation_dtype = np.int8
         self.observation_low, self.observation_high = -CAP, CAP
         if cfg["reward_mode"] == "rank":

@@ -150,6 +150,7 @@ class GoldRushGangsGame(Game):
         self.n_planes = 30
         self.n_scalars = 47
         self.observation_shape = (self.n_planes * side * side + self.n_scalars,)
+        self.observation_planes = (self.n_planes, side, side)
         self.observation_dtype = np.float32
         self.observation_low = 0.0
         self.observation_high = 1.0

@@ -71,3 +71,14 @@ def test_aec_rewards_equal_rules_returns(case):
         returns = env.state.returns()
         for i, agent in enumerate(env.possible_agents):
             assert totals[agent] == pytest.approx(returns[i])
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_declared_board_planes_fit_the_observation(case):
+    """``observation_planes`` (optional) must describe a prefix of the vector."""
+    game = case.make_game()
+    if game.observation_planes is None:
+        pytest.skip("no board planes declared")
+    planes, rows, cols = game.observation_planes
+    assert min(planes, rows, cols) >= 1
+    assert planes * rows * cols <= int(np.prod(game.observation_shape))

@@ -154,3 +154,56 @@ def test_subproc_vec_env_with_action_masks():
         assert dones > 0
     finally:
         venv.close()
+
+
+def test_turn_limit_end_is_terminal_for_the_learner():
+    """A game stopped by its turn limit is scored by the game, so the result
+    is final: terminated (not Gymnasium's truncated, which PPO would bootstrap)."""
+    env = SelfPlayEnv(HighCardGame(num_players=2, max_turns=4), league=ScriptedLeague(SWAP), seat=0)
+    env.reset(seed=5)
+    while True:
+        _, reward, terminated, truncated, info = env.step(SWAP)
+        if terminated or truncated:
+            break
+    assert env.state.truncated and terminated and not truncated
+    assert info["turn_limit"] is True
+    assert reward == info["return"] == env.state.returns()[0]
+
+
+@pytest.mark.parametrize("weight", [0.5, 2.0])
+def test_potential_shaping_telescopes_to_the_return(weight):
+    """With gamma = 1 the shaping terms cancel along an episode: the learner's
+    total is its return minus ``weight`` times the first position's value."""
+    env = SelfPlayEnv(HighCardGame(num_players=3), reward_shaping=weight, gamma=1.0)
+    plain = SelfPlayEnv(HighCardGame(num_players=3))
+    shaped_any = False
+    for seed in range(12):
+        env.reset(seed=seed)
+        start_value = env.state.evaluate()[env.seat]
+        rng = np.random.default_rng(seed)
+        total, rewards = 0.0, []
+        while True:
+            _, reward, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            rewards.append(reward)
+            total += reward
+            if terminated:
+                break
+        assert total == pytest.approx(info["return"] - weight * start_value)
+        shaped_any |= any(r != 0 for r in rewards[:-1])
+        # the game itself is untouched: the same seed replays the same episode without shaping
+        plain.reset(seed=seed)
+        assert plain.seat == env.seat
+    assert shaped_any  # intermediate steps did carry a signal
+
+
+def test_shaping_of_a_real_game_is_dense():
+    env = SelfPlayEnv("gold_rush_gangs", {"truncation_scoring": "rank"}, reward_shaping=1.0, gamma=0.995)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    nonzero = 0
+    for _ in range(200):
+        _, reward, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        nonzero += reward != 0
+        if terminated:
+            break
+    assert nonzero > 20

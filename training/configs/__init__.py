@@ -26,8 +26,14 @@ DEFAULTS: dict[str, Any] = {
     "max_grad_norm": 0.5,
     "net_arch": [64, 64],
     "obs_transform": "symlog",  # or "none": see training/features.py
+    # "mlp" flattens the observation; "cnn" convolves over the board planes
+    # of games that declare them (Game.observation_planes)
+    "features": "mlp",
+    "cnn_channels": 32,
     # torch threads per process: one is fastest for these small MLPs on a few cores
     "torch_threads": 1,
+    # weight of potential-based shaping by State.evaluate() (training/selfplay.py)
+    "reward_shaping": 0.0,
     # play the learner's forced moves (one legal action) inside the env
     "skip_forced": True,
     # opponent pool: weights per category ("self" is the current policy)
@@ -82,11 +88,23 @@ def hyperparams(game: str, overrides: dict[str, Any] | None = None) -> dict[str,
     return params
 
 
-def ppo_kwargs(params: dict[str, Any]) -> dict[str, Any]:
-    """The MaskablePPO constructor arguments among ``params``."""
+def ppo_kwargs(params: dict[str, Any], planes: tuple[int, int, int] | None = None) -> dict[str, Any]:
+    """The MaskablePPO constructor arguments among ``params``; ``planes`` is
+    the game's ``observation_planes`` (needed by ``features="cnn"``)."""
     kwargs = {k: params[k] for k in PPO_KEYS}
     kwargs["policy_kwargs"] = {"net_arch": list(params["net_arch"])}
-    if params["obs_transform"] == "symlog":
+    if params["features"] == "cnn":
+        if planes is None:
+            raise ValueError("features='cnn' needs a game whose observation starts with board planes")
+        from training.features import PlanesCNN
+
+        kwargs["policy_kwargs"]["features_extractor_class"] = PlanesCNN
+        kwargs["policy_kwargs"]["features_extractor_kwargs"] = {
+            "planes": tuple(planes), "channels": int(params["cnn_channels"]),
+        }
+    elif params["features"] != "mlp":
+        raise ValueError(f"features must be 'mlp' or 'cnn', got {params['features']!r}")
+    elif params["obs_transform"] == "symlog":
         from training.features import SymlogFlatten
 
         kwargs["policy_kwargs"]["features_extractor_class"] = SymlogFlatten

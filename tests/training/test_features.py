@@ -1,0 +1,82 @@
+"""Policy input layers: the board CNN reads planes and globals where the game says."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from gymnasium import spaces
+
+import envs
+from tests.training.helpers import TINY
+from training import configs
+from training.features import PlanesCNN, SymlogFlatten
+from training.league import load_policy
+from training.train import train
+
+PLANES, ROWS, COLS, GLOBALS = 3, 4, 5, 7
+
+
+def cnn() -> PlanesCNN:
+    space = spaces.Box(-127, 127, (PLANES * ROWS * COLS + GLOBALS,), np.int8)
+    torch.manual_seed(0)
+    return PlanesCNN(space, (PLANES, ROWS, COLS), channels=6, out_channels=2, global_features=4)
+
+
+def test_cnn_output_is_per_cell_features_then_globals():
+    net = cnn()
+    out = net(torch.zeros(3, PLANES * ROWS * COLS + GLOBALS))
+    assert out.shape == (3, 2 * ROWS * COLS + 4) == (3, net.features_dim)
+
+
+def test_cnn_sends_planes_to_the_convolutions_and_the_rest_to_the_dense_layer():
+    net = cnn()
+    board = PLANES * ROWS * COLS
+    base = torch.zeros(1, board + GLOBALS)
+    moved_global, moved_cell = base.clone(), base.clone()
+    moved_global[0, board + 3] = 50.0
+    moved_cell[0, 1 * ROWS * COLS + 2 * COLS + 3] = 1.0  # plane 1, row 2, column 3
+    out, out_g, out_c = net(base), net(moved_global), net(moved_cell)
+    split = 2 * ROWS * COLS
+    assert torch.equal(out[:, :split], out_g[:, :split])  # a global value leaves the board part alone
+    assert torch.equal(out[:, split:], out_c[:, split:])  # a cell leaves the global part alone
+
+
+def test_cnn_refuses_planes_larger_than_the_observation():
+    with pytest.raises(ValueError, match="do not fit"):
+        PlanesCNN(spaces.Box(0, 1, (10,), np.float32), (2, 3, 3))
+
+
+def test_symlog_squeezes_counters_and_keeps_zero_and_one_apart():
+    out = SymlogFlatten(spaces.Box(-127, 127, (3,), np.int8))(torch.tensor([[0.0, 1.0, 127.0]]))
+    assert out[0, 0] == 0 and out[0, 1] == pytest.approx(np.log(2)) and out[0, 2] < 5
+
+
+def test_features_setting_is_checked():
+    params = configs.hyperparams("gem_mountain", {"features": "cnn"})
+    with pytest.raises(ValueError, match="board planes"):
+        configs.ppo_kwargs(params, None)
+    with pytest.raises(ValueError, match="features must be"):
+        configs.ppo_kwargs(configs.hyperparams("gem_mountain", {"features": "transformer"}), (1, 2, 2))
+
+
+PLANE_GAMES = [n for n in envs.names() if envs.make_game(n).observation_planes is not None]
+
+
+@pytest.mark.parametrize("name", PLANE_GAMES)
+def test_cnn_policy_trains_and_plays_legal_moves(name, tmp_path):
+    summary = train(name, timesteps=128, config={**TINY, "features": "cnn", "cnn_channels": 4}, out=tmp_path,
+                    progress=False, final_eval=False)
+    policy = load_policy(summary["final_model"])
+    assert isinstance(policy.features_extractor, PlanesCNN)
+    game = envs.make_game(name)
+    state = game.new_initial_state(0)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        if state.done:
+            break
+        p = state.current_player
+        mask = state.legal_action_mask()
+        action, _ = policy.predict(state.observation(p), action_masks=mask, deterministic=True)
+        assert mask[int(action)]
+        state.apply(int(rng.choice(np.flatnonzero(mask))))
