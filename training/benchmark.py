@@ -3,6 +3,7 @@ trained agent against random; writes ``benchmarks/results/training_<game>.md``
 and a JSON twin.
 
     python -m training.benchmark gem_mountain --timesteps 100000 --envs 1
+    python -m training.benchmark --summary     # one table from every training_<game>.json
 
 The budget is a step count; the wall and CPU time it took on this machine
 are recorded next to it, with the throughput of ``learn()`` and the share of
@@ -88,15 +89,13 @@ def write_report(record: dict, folder: Path) -> None:
         "",
         f"Budget: {record['timesteps']} learner steps of MaskablePPO self-play "
         f"({record['train_wall_seconds'] / 60:.1f} min wall, {record['train_cpu_seconds'] / 60:.1f} min CPU "
-        f"on {record['cpus']} cores; load average at the end {record['load_average_at_end'][0]:.1f}, "
-        "the machine was shared with other jobs).",
+        f"on {record['cpus']} cores; load average at the end {record['load_average_at_end'][0]:.1f}).",
         "",
         f"Throughput of `learn()`: {s['steps_per_second']:.0f} env steps/s with {s['n_envs']} env(s), "
         f"{s['env_share']:.0%} of that time inside the env (rules, observations, opponents' moves), "
         f"the rest in the policy's forward passes and PPO updates (periodic evaluation excluded: "
         f"{s['eval_seconds']:.0f} s). Per CPU second the whole run made "
-        f"{record['timesteps'] / max(record['train_cpu_seconds'], 1e-9):.0f} steps: wall-clock figures on this "
-        "shared machine are slower than on an idle one.",
+        f"{record['timesteps'] / max(record['train_cpu_seconds'], 1e-9):.0f} steps.",
         "",
         f"Game settings: `{json.dumps(record.get('game_config', {}))}` (the rest default). "
         f"Training settings: defaults of `training/configs` plus `{json.dumps(record.get('run_overrides', {}))}`; "
@@ -119,9 +118,59 @@ def write_report(record: dict, folder: Path) -> None:
     (folder / f"training_{base}.md").write_text("\n".join(lines))
 
 
+def best_evaluation(record: dict) -> tuple[str, dict]:
+    """The final model's evaluation (the headline figure), else the first one."""
+    evaluations = record["evaluations"]
+    label = "final" if "final" in evaluations else next(iter(evaluations))
+    return label, evaluations[label]
+
+
+def write_summary(folder: Path) -> Path:
+    """``training.md``: one row per ``training_<game>.json`` in ``folder``."""
+    rows = []
+    for path in sorted(folder.glob("training_*.json")):
+        record = json.loads(path.read_text())
+        if "evaluations" not in record:
+            continue  # another benchmark's file (training_backends.json)
+        _, r = best_evaluation(record)
+        s = record["stats"]
+        lo, hi = r["win_ci95"] if "win_ci95" in r else (None, None)
+        base = record["game"].rsplit("_v", 1)[0]
+        settings = {**record.get("game_config", {}), **{
+            k: v for k, v in record.get("run_overrides", {}).items()
+            if k not in ("final_games", "eval_every", "eval_games", "eval_mcts_games")}}
+        rows.append(
+            f"| [{base}](training_{base}.md) | {record['players']} | {record['timesteps']:,} "
+            f"| {record['train_cpu_seconds'] / 60:.1f} | {s['steps_per_second']:.0f} | {s['env_share']:.0%} "
+            f"| {r['wins']}/{r['games']} = **{r['win_rate']:.0%}**"
+            + (f" [{lo:.0%}, {hi:.0%}]" if lo is not None else "")
+            + f" | {r['draws']} | {1 / record['players']:.0%} "
+            f"| {', '.join(f'`{k}={v}`' for k, v in settings.items()) or 'defaults'} |"
+        )
+    lines = [
+        "# Self-play training against `random`",
+        "",
+        "Each row: MaskablePPO self-play for the stated learner steps on this machine, then the final model",
+        "(sampling its policy) in one seat against `random` in the others, seats rotating. Reproduce a row",
+        "with the command in its file; `python -m training.benchmark --summary` rebuilds this table.",
+        "CPU minutes are the training run's user + system time, periodic evaluation included.",
+        "",
+        "| game | players | learner steps | CPU min | steps/s of `learn()` | time in env | wins vs random [95% CI] "
+        "| draws | chance | settings |",
+        "|---|---:|---:|---:|---:|---:|---|---:|---:|---|",
+        *rows,
+        "",
+    ]
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / "training.md"
+    out.write_text("\n".join(lines))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.benchmark", description=__doc__.splitlines()[0])
-    parser.add_argument("game")
+    parser.add_argument("game", nargs="?")
+    parser.add_argument("--summary", action="store_true", help="only rebuild training.md from the JSON files")
     parser.add_argument("--players", type=int)
     parser.add_argument("--timesteps", type=int, default=100_000)
     parser.add_argument("--envs", type=int, default=1)
@@ -133,6 +182,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--greedy", action="store_true", help="evaluate the argmax action instead of sampling")
     parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE", help="training settings")
     args = parser.parse_args(argv)
+    if args.summary:
+        print(f"wrote {write_summary(Path(args.results))}")
+        return 0
+    if not args.game:
+        parser.error("name a game (or --summary)")
     record = run(args)
     for label, r in record["evaluations"].items():
         print(f"{record['game']} {label}: win rate {r['win_rate']:.0%} vs random over {r['games']} games")

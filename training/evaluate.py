@@ -16,13 +16,14 @@ def versus(game: Game, policy, opponent: str, games: int, seed: int = 0, determi
     """The policy (sampled, or greedy with ``deterministic``) against
     ``num_players - 1`` copies of ``opponent`` for ``games`` games:
     counts of wins (the policy alone best), draws and losses, win and score
-    rates (draws count half) with the score's 95% interval, the policy's mean
+    rates (draws count half) with 95% intervals of both, the policy's mean
     return, the mean game length and both openskill ordinals (``rating``,
     ``opponent_rating``)."""
     n = game.num_players
     if games <= 0:
         return {"opponent": opponent, "players": n, "games": 0, "wins": 0, "draws": 0, "losses": 0,
-                "win_rate": 0.0, "score_rate": 0.0, "score_ci95": [0.0, 1.0], "mean_return": 0.0,
+                "win_rate": 0.0, "win_ci95": [0.0, 1.0], "score_rate": 0.0, "score_ci95": [0.0, 1.0],
+                "mean_return": 0.0,
                 "mean_length": 0.0}
     entrants = [PolicyOpponent(policy, deterministic=deterministic, label="policy")] + [opponent] * (n - 1)
     result = tournament(game, entrants, games, players=n, seed=seed, workers=1, progress=False)
@@ -38,6 +39,7 @@ def versus(game: Game, policy, opponent: str, games: int, seed: int = 0, determi
         "draws": draws,
         "losses": games - wins - draws,
         "win_rate": wins / games,
+        "win_ci95": list(wilson_interval(wins, games)),
         "score_rate": score / games,
         "score_ci95": [lo, hi],
         "mean_return": result.mean_return("policy"),

@@ -36,9 +36,11 @@ class SymlogFlatten(BaseFeaturesExtractor):
 
 
 class PlanesCNN(BaseFeaturesExtractor):
-    """Two same-size 3x3 convolutions over the board planes, squeezed to
-    ``out_channels`` per cell and flattened (so the policy head still sees
-    where each feature is), next to a dense layer over the global values."""
+    """Board planes through two same-size 3x3 convolutions, squeezed to
+    ``out_channels`` per cell and flattened channel-major (so the policy head
+    still sees where each feature is), followed by a dense layer over the
+    global values. The globals also shift the first convolution's channels,
+    so what a cell is worth can depend on the scores and hands around it."""
 
     def __init__(
         self,
@@ -56,19 +58,23 @@ class PlanesCNN(BaseFeaturesExtractor):
         n_globals = total - board
         super().__init__(observation_space, out_channels * rows * cols + (global_features if n_globals else 0))
         self.shape, self.board, self.n_globals = (n_planes, rows, cols), board, n_globals
+        self.out_channels, self.cells = out_channels, rows * cols
+        self.conv_in = torch.nn.Conv2d(n_planes, channels, 3, padding=1)
         self.convs = torch.nn.Sequential(
-            torch.nn.Conv2d(n_planes, channels, 3, padding=1), torch.nn.ReLU(),
+            torch.nn.ReLU(),
             torch.nn.Conv2d(channels, channels, 3, padding=1), torch.nn.ReLU(),
             torch.nn.Conv2d(channels, out_channels, 1), torch.nn.ReLU(),
             torch.nn.Flatten(),
         )
-        self.dense = (
-            torch.nn.Sequential(torch.nn.Linear(n_globals, global_features), torch.nn.ReLU()) if n_globals else None
-        )
+        if n_globals:
+            self.global_bias = torch.nn.Linear(n_globals, channels)
+            self.dense = torch.nn.Sequential(torch.nn.Linear(n_globals, global_features), torch.nn.ReLU())
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         x = symlog(observations.float().reshape(observations.shape[0], -1))
-        board = self.convs(x[:, : self.board].reshape(-1, *self.shape))
-        if self.dense is None:
-            return board
-        return torch.cat([board, self.dense(x[:, self.board :])], dim=1)
+        h = self.conv_in(x[:, : self.board].reshape(-1, *self.shape))
+        if not self.n_globals:
+            return self.convs(h)
+        g = x[:, self.board :]
+        board = self.convs(h + self.global_bias(g)[:, :, None, None])
+        return torch.cat([board, self.dense(g)], dim=1)

@@ -64,14 +64,17 @@ class PolicyOpponent(Agent):
 def load_policy(path: str):
     """A MaskablePPO policy from a policy file (``policy.save``) or a full
     model zip (``model.save``), on the CPU, in eval mode."""
-    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-
     if str(path).endswith(".zip"):
         from sb3_contrib import MaskablePPO
 
         policy = MaskablePPO.load(path, device="cpu").policy
     else:
-        policy = MaskableActorCriticPolicy.load(path, device="cpu")
+        import torch
+
+        from training.policies import policy_class
+
+        data = torch.load(path, map_location="cpu", weights_only=False)["data"]
+        policy = policy_class(data).load(path, device="cpu")
     policy.set_training_mode(False)
     return policy
 
@@ -80,6 +83,7 @@ def policy_payload(policy) -> dict:
     """What :meth:`League.set_current` needs to rebuild ``policy`` elsewhere:
     its constructor arguments and CPU weights (picklable for worker pipes)."""
     return {
+        "class": type(policy),
         "data": policy._get_constructor_parameters(),
         "state_dict": {k: v.detach().cpu().clone() for k, v in policy.state_dict().items()},
     }
@@ -125,9 +129,7 @@ class League:
     def set_current(self, payload: dict) -> None:
         """Load the learner's latest weights (see :func:`policy_payload`)."""
         if self.current is None:
-            from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-
-            self.current = MaskableActorCriticPolicy(**payload["data"])
+            self.current = payload["class"](**payload["data"])
             self.current.set_training_mode(False)
         self.current.load_state_dict(payload["state_dict"])
 

@@ -176,8 +176,8 @@ def train(
             venv.env_method("add_snapshot", str(path))
     else:
         model = MaskablePPO(
-            "MlpPolicy", venv, seed=seed, device="cpu", verbose=0,
-            tensorboard_log=str(out / "tb"), **configs.ppo_kwargs(params, rules.observation_planes),
+            env=venv, seed=seed, device="cpu", verbose=0,
+            tensorboard_log=str(out / "tb"), **configs.ppo_kwargs(params, rules),
         )
     start_steps = int(model.num_timesteps)
     opponents = [("random", int(params["eval_games"])), (params["eval_mcts_spec"], int(params["eval_mcts_games"]))]

@@ -38,3 +38,21 @@ def ranks(scores, higher_is_better: bool = True) -> np.ndarray:
     return np.array(
         [1 + sum(1 for other in keys if (other > k if sign < 0 else other < k)) for k in keys]
     )
+
+
+def soft_rank_rewards(scores, spread: float) -> np.ndarray:
+    """A smooth estimate of ``rank_rewards`` while scores may still change.
+
+    The rank reward of a seat equals the mean, over the other seats, of +1 for
+    each seat it is ahead of, -1 for each it is behind and 0 for a tie. Here
+    each of those terms becomes ``tanh(lead / spread)``, as if the final lead
+    were the current one blurred by ``spread`` points of play still to come.
+    Zero-sum and within [-1, 1]; it tends to ``rank_rewards`` as ``spread``
+    shrinks to 0.
+    """
+    s = np.asarray(scores, dtype=np.float64)
+    n = s.size
+    if n == 1:
+        return np.zeros(1)
+    lead = s[:, None] - s[None, :]
+    return np.tanh(lead / float(spread)).sum(axis=1) / (n - 1)

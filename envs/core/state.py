@@ -79,6 +79,10 @@ class Game(abc.ABC):
     ``observation_planes`` is optional: ``(planes, rows, cols)`` when the
     observation vector starts with that many plane-major board images (the
     rest are global values), so a policy can convolve over the board.
+    ``action_cells`` (optional, with it) gives, per action, the cell of those
+    planes the action is about, as ``kind * rows * cols + cell`` (one kind per
+    sort of cell action), or -1; a policy can then score every cell with the
+    same weights.
     """
 
     info: ClassVar[GameInfo]
@@ -93,6 +97,7 @@ class Game(abc.ABC):
     reward_range: tuple[float, float] = (-1.0, 1.0)
     max_turns: int
     observation_planes: tuple[int, int, int] | None = None
+    action_cells: np.ndarray | None = None
 
     def __init__(self, **config: Any) -> None:
         unknown = sorted(set(config) - set(self.defaults))

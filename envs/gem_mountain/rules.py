@@ -12,13 +12,16 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.ranking import rank_rewards
+from envs.core.ranking import rank_rewards, soft_rank_rewards
 from envs.core.state import (
     Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict,
 )
 from envs.gem_mountain import tiles as T
 from envs.gem_mountain.geometry import POINTED, POSITION_NAMES, geometry
 from envs.gem_mountain.observe import CAP, GLOBAL, PLANES, encode_cached
+
+# evaluate(): points of score still open at the end, and per gem tile left
+SPREAD_AT_END, SPREAD_PER_CELL = 5.0, 0.5
 
 PRE, GRAB, SECTION, POST, INFO, SUB, START = range(7)
 PHASE_NAMES = ("PRE", "GRAB", "SECTION", "POST", "INFO", "SUB-STEP", "START")
@@ -153,6 +156,7 @@ class GemMountainGame(Game):
         self.global_features = GLOBAL
         self.observation_shape = (PLANES * M + GLOBAL,)
         self.observation_planes = (PLANES, self.rows, self.cols)
+        self.action_cells = np.concatenate([np.arange(M), np.full(45, -1)])  # grab cell i is action i
         self.observation_dtype = np.int8
         self.observation_low, self.observation_high = -CAP, CAP
         if cfg["reward_mode"] == "rank":
@@ -817,6 +821,18 @@ class GemMountainState(State):
         n = len(s)
         tot = sum(s)
         return np.array([(x - (tot - x) / (n - 1)) / 20.0 for x in s])
+
+    def evaluate(self) -> np.ndarray:
+        """Estimated returns of an unfinished position (``returns()`` once over).
+
+        With rank rewards, the current scores give a smooth rank estimate
+        whose blur shrinks as the gem tiles run out: a lead of a few points
+        early counts for little, the same lead near the end almost for the
+        whole rank. The score-difference reward is smooth already."""
+        if self.over or self.trunc or self.game.config["reward_mode"] != "rank":
+            return self.returns()
+        spread = SPREAD_AT_END + SPREAD_PER_CELL * self.gem_left
+        return soft_rank_rewards(self.scores(), spread)
 
     # -------------------------------------------------------------- copies
     def clone(self) -> "GemMountainState":

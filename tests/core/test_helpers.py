@@ -8,7 +8,7 @@ import pytest
 from envs.core.cards import Deck, card_name, card_rank, standard_52
 from envs.core.dice import contest, roll, roll_sum
 from envs.core.hexgrid import DIRECTIONS, hex_board, hex_distance, hexes_within, ring, rotate60
-from envs.core.ranking import rank_rewards, ranks
+from envs.core.ranking import rank_rewards, ranks, soft_rank_rewards
 from envs.core.state import clone_rng, make_rng, rng_from_dict, rng_to_dict
 from envs.core.turns import next_seat, relative_seats
 
@@ -78,6 +78,16 @@ def test_rank_rewards_and_ranks():
     assert r.sum() == pytest.approx(0) and r[1] == r[2] and r[3] == -1
     assert rank_rewards([(2, 1), (2, 0)]).tolist() == [1.0, -1.0]  # tie-break tuple
     assert ranks([3, 5, 5, 1]).tolist() == [3, 1, 1, 4]
+
+
+def test_soft_rank_rewards_blur_the_rank_by_the_spread():
+    scores = [3, 5, 5, 1]
+    wide, sharp = soft_rank_rewards(scores, 10.0), soft_rank_rewards(scores, 1e-6)
+    assert wide.sum() == pytest.approx(0) and np.all(np.abs(wide) < 1)
+    assert sharp == pytest.approx(rank_rewards(scores))  # no blur left: the rank itself
+    assert wide[1] == wide[2] > wide[0] > wide[3]  # the order survives, ties stay tied
+    assert abs(wide[1]) < abs(soft_rank_rewards(scores, 2.0)[1])  # a wider blur trusts the lead less
+    assert soft_rank_rewards([7], 3.0).tolist() == [0.0]
 
 
 def test_turn_helpers():

@@ -10,7 +10,7 @@ import pytest
 from envs.gem_mountain import tiles as T
 from envs.gem_mountain.observe import encode
 from envs.gem_mountain.rules import GRAB, INFO, POST, PRE, SECTION, SUB, GemMountainGame
-from tests.gem_mountain.helpers import act, cell, layout, legal_cells, legal_names, new, obs_cell
+from tests.gem_mountain.helpers import C, M, act, cell, layout, legal_cells, legal_names, new, obs_cell, remove
 
 TOPAZ = T.content_of("Topaz")
 
@@ -214,6 +214,22 @@ def test_20_truncation_scores_current_holdings():
     s.apply(s.legal_actions()[0])
     assert s.truncated and not s.terminal and s.current_player == -1
     assert list(s.returns()) == [1.0, -1.0]
+
+
+def test_23_position_estimate_trusts_a_late_lead_more():
+    early = new(holdings=[{"Ruby": 2}, {"Topaz": 1}])
+    assert early.scores()[0] > early.scores()[1]
+    value = early.evaluate()
+    assert value.sum() == pytest.approx(0) and 0 < value[0] < early.returns()[0]
+    late = new(holdings=[{"Ruby": 2}, {"Topaz": 1}])
+    remove(late, *[divmod(i, C) for i in range(M - 3)])  # three gem tiles left
+    assert value[0] < late.evaluate()[0] < 1.0
+    # over, the estimate is the result; with score differences it is the score difference
+    done = new(max_turns=1, holdings=[{"Ruby": 1}, {}])
+    done.apply(done.legal_actions()[0])
+    assert done.evaluate().tolist() == done.returns().tolist()
+    diff = new(reward_mode="score_diff", holdings=[{"Ruby": 2}, {}])
+    assert diff.evaluate().tolist() == diff.returns().tolist()
 
 
 def test_25_bad_config_values_are_named():

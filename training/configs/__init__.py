@@ -27,7 +27,8 @@ DEFAULTS: dict[str, Any] = {
     "net_arch": [64, 64],
     "obs_transform": "symlog",  # or "none": see training/features.py
     # "mlp" flattens the observation; "cnn" convolves over the board planes
-    # of games that declare them (Game.observation_planes)
+    # of games that declare them (Game.observation_planes); "board" adds a
+    # policy head shared by all cells (Game.action_cells, training/policies.py)
     "features": "mlp",
     "cnn_channels": 32,
     # torch threads per process: one is fastest for these small MLPs on a few cores
@@ -88,22 +89,39 @@ def hyperparams(game: str, overrides: dict[str, Any] | None = None) -> dict[str,
     return params
 
 
-def ppo_kwargs(params: dict[str, Any], planes: tuple[int, int, int] | None = None) -> dict[str, Any]:
-    """The MaskablePPO constructor arguments among ``params``; ``planes`` is
-    the game's ``observation_planes`` (needed by ``features="cnn"``)."""
+def ppo_kwargs(params: dict[str, Any], game=None) -> dict[str, Any]:
+    """The MaskablePPO constructor arguments among ``params``, the policy
+    class included; ``game`` (a rules Game) supplies the board layout that
+    ``features="cnn"`` and ``"board"`` need."""
     kwargs = {k: params[k] for k in PPO_KEYS}
-    kwargs["policy_kwargs"] = {"net_arch": list(params["net_arch"])}
-    if params["features"] == "cnn":
+    kwargs["policy"] = "MlpPolicy"
+    arch = params["net_arch"]
+    # a list is shared by policy and value; {"pi": [...], "vf": [...]} splits them
+    arch = {k: list(v) for k, v in arch.items()} if isinstance(arch, dict) else list(arch)
+    kwargs["policy_kwargs"] = {"net_arch": arch}
+    features = params["features"]
+    if features in ("cnn", "board"):
+        planes = getattr(game, "observation_planes", None)
         if planes is None:
-            raise ValueError("features='cnn' needs a game whose observation starts with board planes")
+            raise ValueError(f"features={features!r} needs a game whose observation starts with board planes")
         from training.features import PlanesCNN
 
         kwargs["policy_kwargs"]["features_extractor_class"] = PlanesCNN
         kwargs["policy_kwargs"]["features_extractor_kwargs"] = {
             "planes": tuple(planes), "channels": int(params["cnn_channels"]),
         }
-    elif params["features"] != "mlp":
-        raise ValueError(f"features must be 'mlp' or 'cnn', got {params['features']!r}")
+        if features == "board":
+            cells = getattr(game, "action_cells", None)
+            if cells is None:
+                raise ValueError("features='board' needs a game that declares action_cells")
+            from training.policies import BoardPolicy
+
+            kwargs["policy"] = BoardPolicy
+            kwargs["policy_kwargs"]["action_cells"] = [int(c) for c in cells]
+            value_arch = arch.get("vf", []) if isinstance(arch, dict) else arch
+            kwargs["policy_kwargs"]["net_arch"] = {"pi": [], "vf": list(value_arch)}
+    elif features != "mlp":
+        raise ValueError(f"features must be 'mlp', 'cnn' or 'board', got {features!r}")
     elif params["obs_transform"] == "symlog":
         from training.features import SymlogFlatten
 
