@@ -35,6 +35,23 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def reproducible_command(argv: list[str]) -> str:
+    """The command line as recorded: where the files went (``--out``,
+    ``--results``) does not change the result and stays out of it."""
+    kept, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg in ("--out", "--results"):
+            skip = True
+            continue
+        if arg.startswith(("--out=", "--results=")):
+            continue
+        kept.append(arg)
+    return " ".join(["python -m training.benchmark", *kept])
+
+
 def run(args: argparse.Namespace) -> dict:
     name = envs.resolve(args.game)
     base = name.rsplit("_v", 1)[0]
@@ -53,20 +70,22 @@ def run(args: argparse.Namespace) -> dict:
         models["best by evaluation"] = str(out / "best_model.zip")
     evaluations = {}
     for label, path in models.items():
-        evaluations[label] = versus(rules, load_policy(path), "random", args.games, seed=args.seed + 10_000,
-                                    deterministic=args.greedy)
+        policy = load_policy(path)
+        # the policy as trained (sampling) is the headline; the final model's argmax is shown beside it
+        for greedy in (False, True) if label == "final" else (False,):
+            evaluations[f"{label}, {'greedy' if greedy else 'sampled'}"] = versus(
+                rules, policy, "random", args.games, seed=args.seed + 10_000, deterministic=greedy)
     record = {
         "game": name,
         "players": rules.num_players,
         "game_config": summary["run"]["game_config"],
-        "command": "python -m training.benchmark " + " ".join(sys.argv[1:]),
+        "command": reproducible_command(getattr(args, "argv", sys.argv[1:])),
         "timesteps": summary["stats"]["timesteps_total"],
         "train_wall_seconds": train_wall,
         "train_cpu_seconds": train_cpu,
         "stats": summary["stats"],
         "run_overrides": summary["run"]["overrides"],
         "evaluations": evaluations,
-        "greedy": bool(args.greedy),
         "hyperparams": configs.hyperparams(name, summary["run"]["overrides"]),
         "cpus": os.cpu_count(),
         "load_average_at_end": os.getloadavg(),
@@ -98,12 +117,11 @@ def write_report(record: dict, folder: Path) -> None:
         f"{record['timesteps'] / max(record['train_cpu_seconds'], 1e-9):.0f} steps.",
         "",
         f"Game settings: `{json.dumps(record.get('game_config', {}))}` (the rest default). "
-        f"Training settings: defaults of `training/configs` plus `{json.dumps(record.get('run_overrides', {}))}`; "
-        f"observation transform `{record.get('hyperparams', {}).get('obs_transform', 'none')}`, "
-        f"forced moves played inside the env: {'yes' if record.get('hyperparams', {}).get('skip_forced') else 'no'}.",
+        f"Training settings: the game's row of `training/configs` plus `{json.dumps(record.get('run_overrides', {}))}`"
+        f"; in effect: {describe_settings(record.get('hyperparams', {}))}.",
         "",
-        f"Against `random` (the trained agent {'greedy' if record['greedy'] else 'sampling its policy'} in one seat, {n - 1} random seat(s), seats rotating; "
-        f"chance level of a win {1 / n:.0%}):",
+        f"Against `random` (the trained agent in one seat, sampling its policy or taking its most likely "
+        f"action, {n - 1} random seat(s), seats rotating; chance level of a win {1 / n:.0%}):",
         "",
         "| model | games | wins | draws | losses | win rate | score, 95% CI | mean return |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
@@ -118,11 +136,23 @@ def write_report(record: dict, folder: Path) -> None:
     (folder / f"training_{base}.md").write_text("\n".join(lines))
 
 
-def best_evaluation(record: dict) -> tuple[str, dict]:
-    """The final model's evaluation (the headline figure), else the first one."""
+def describe_settings(h: dict) -> str:
+    if not h:
+        return "unknown"
+    arch = h.get("net_arch")
+    return (
+        f"policy `{h.get('features', 'mlp')}` (net_arch {json.dumps(arch)}), gamma {h.get('gamma')}, "
+        f"GAE lambda {h.get('gae_lambda')}, {h.get('n_epochs')} epochs of batch {h.get('batch_size')} per "
+        f"{h.get('n_steps')} steps, reward shaping {h.get('reward_shaping', 0.0)}, forced moves played inside "
+        f"the env: {'yes' if h.get('skip_forced') else 'no'}"
+    )
+
+
+def final_evaluations(record: dict) -> tuple[dict, dict | None]:
+    """The final model's sampled evaluation (the headline) and its greedy one."""
     evaluations = record["evaluations"]
-    label = "final" if "final" in evaluations else next(iter(evaluations))
-    return label, evaluations[label]
+    sampled = evaluations.get("final, sampled") or evaluations.get("final") or next(iter(evaluations.values()))
+    return sampled, evaluations.get("final, greedy")
 
 
 def write_summary(folder: Path) -> Path:
@@ -132,7 +162,8 @@ def write_summary(folder: Path) -> Path:
         record = json.loads(path.read_text())
         if "evaluations" not in record:
             continue  # another benchmark's file (training_backends.json)
-        _, r = best_evaluation(record)
+        r, greedy = final_evaluations(record)
+        greedy_text = f"{greedy['win_rate']:.0%}" if greedy else "-"
         s = record["stats"]
         lo, hi = r["win_ci95"] if "win_ci95" in r else (None, None)
         base = record["game"].rsplit("_v", 1)[0]
@@ -144,7 +175,7 @@ def write_summary(folder: Path) -> Path:
             f"| {record['train_cpu_seconds'] / 60:.1f} | {s['steps_per_second']:.0f} | {s['env_share']:.0%} "
             f"| {r['wins']}/{r['games']} = **{r['win_rate']:.0%}**"
             + (f" [{lo:.0%}, {hi:.0%}]" if lo is not None else "")
-            + f" | {r['draws']} | {1 / record['players']:.0%} "
+            + f" | {r['draws']} | {greedy_text} | {1 / record['players']:.0%} "
             f"| {', '.join(f'`{k}={v}`' for k, v in settings.items()) or 'defaults'} |"
         )
     lines = [
@@ -155,9 +186,9 @@ def write_summary(folder: Path) -> Path:
         "with the command in its file; `python -m training.benchmark --summary` rebuilds this table.",
         "CPU minutes are the training run's user + system time, periodic evaluation included.",
         "",
-        "| game | players | learner steps | CPU min | steps/s of `learn()` | time in env | wins vs random [95% CI] "
-        "| draws | chance | settings |",
-        "|---|---:|---:|---:|---:|---:|---|---:|---:|---|",
+        "| game | players | learner steps | CPU min | steps/s of `learn()` | time in env "
+        "| wins vs random, sampled [95% CI] | draws | wins, greedy | chance | settings |",
+        "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|",
         *rows,
         "",
     ]
@@ -179,9 +210,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="run folder (default runs/benchmark_<game>)")
     parser.add_argument("--results", default="benchmarks/results")
-    parser.add_argument("--greedy", action="store_true", help="evaluate the argmax action instead of sampling")
     parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE", help="training settings")
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     if args.summary:
         print(f"wrote {write_summary(Path(args.results))}")
         return 0

@@ -98,9 +98,14 @@ def test_benchmark_writes_its_report(tmp_path):
     assert code == 0
     base = names[0].rsplit("_v", 1)[0]
     text = (tmp_path / "results" / f"training_{base}.md").read_text()
-    assert "steps/s" in text and "| final | 2 |" in text
+    assert "steps/s" in text and "| final, sampled | 2 |" in text and "| final, greedy | 2 |" in text
     record = json.loads((tmp_path / "results" / f"training_{base}.json").read_text())
     assert record["timesteps"] == 128
+    assert record["command"].startswith(f"python -m training.benchmark {names[0]} --timesteps 128")
+    assert str(tmp_path) not in record["command"]  # where files went is not part of the result
+    assert benchmark(["--summary", "--results", str(tmp_path / "results")]) == 0
+    summary = (tmp_path / "results" / "training.md").read_text()
+    assert f"[{base}](training_{base}.md) | " in summary and f"/2 = **" in summary
 
 
 def test_parallel_envs_train_in_worker_processes(tmp_path):
