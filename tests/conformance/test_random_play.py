@@ -82,3 +82,6 @@ def test_declared_board_planes_fit_the_observation(case):
     planes, rows, cols = game.observation_planes
     assert min(planes, rows, cols) >= 1
     assert planes * rows * cols <= int(np.prod(game.observation_shape))
+    if game.action_cells is not None:
+        cells = np.asarray(game.action_cells)
+        assert cells.shape == (game.num_actions,) and cells.min() >= -1 and (cells >= 0).any()

@@ -274,3 +274,16 @@ def test_dict_round_trip_and_words():
         s.apply(a)
         t.apply(a)
         assert t.to_dict() == s.to_dict()
+
+
+def test_grab_actions_name_their_cells_for_policies():
+    """``action_cells`` says grab action i is about cell i, and that cell is
+    marked grabbable in the observation whenever the grab is legal."""
+    s = new()
+    game = s.game
+    assert game.action_cells[:M].tolist() == list(range(M)) and (game.action_cells[M:] == -1).all()
+    obs = s.observation(s.current_player)
+    grabbable = obs[:game.observation_planes[0] * M].reshape(-1, M)[110]
+    for a in s.legal_actions():
+        if game.action_cells[a] >= 0:
+            assert grabbable[game.action_cells[a]] == 1
