@@ -172,11 +172,12 @@ def write_summary(folder: Path) -> Path:
             if k not in ("final_games", "eval_every", "eval_games", "eval_mcts_games")}}
         rows.append(
             f"| [{base}](training_{base}.md) | {record['players']} | {record['timesteps']:,} "
-            f"| {record['train_cpu_seconds'] / 60:.1f} | {s['steps_per_second']:.0f} | {s['env_share']:.0%} "
+            f"| {record['train_cpu_seconds'] / 60:.1f} | {record['timesteps'] / max(record['train_cpu_seconds'], 1e-9):.0f} "
+            f"| {s['steps_per_second']:.0f} | {s['env_share']:.0%} "
             f"| {r['wins']}/{r['games']} = **{r['win_rate']:.0%}**"
             + (f" [{lo:.0%}, {hi:.0%}]" if lo is not None else "")
             + f" | {r['draws']} | {greedy_text} | {1 / record['players']:.0%} "
-            f"| {', '.join(f'`{k}={v}`' for k, v in settings.items()) or 'defaults'} |"
+            f"| {', '.join(f'`{k}={v}`' for k, v in settings.items()) or 'none'} |"
         )
     lines = [
         "# Self-play training against `random`",
@@ -184,11 +185,14 @@ def write_summary(folder: Path) -> Path:
         "Each row: MaskablePPO self-play for the stated learner steps on this machine, then the final model",
         "(sampling its policy) in one seat against `random` in the others, seats rotating. Reproduce a row",
         "with the command in its file; `python -m training.benchmark --summary` rebuilds this table.",
-        "CPU minutes are the training run's user + system time, periodic evaluation included.",
+        "CPU minutes are the training run's user + system time, periodic evaluation included; `learn()`'s",
+        "steps per wall-clock second depend on what else the machine ran (the load is in each file).",
+        "Each game's hyper-parameters are its row of `training/configs`; the last column lists anything",
+        "set on the command line besides.",
         "",
-        "| game | players | learner steps | CPU min | steps/s of `learn()` | time in env "
-        "| wins vs random, sampled [95% CI] | draws | wins, greedy | chance | settings |",
-        "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|",
+        "| game | players | learner steps | CPU min | steps per CPU s | steps/s of `learn()` | time in env "
+        "| wins vs random, sampled [95% CI] | draws | wins, greedy | chance | settings beyond the game's row |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|",
         *rows,
         "",
     ]
