@@ -40,7 +40,8 @@ class PlanesCNN(BaseFeaturesExtractor):
     ``out_channels`` per cell and flattened channel-major (so the policy head
     still sees where each feature is), followed by a dense layer over the
     global values. The globals also shift the first convolution's channels,
-    so what a cell is worth can depend on the scores and hands around it."""
+    so what a cell is worth can depend on the scores and hands around it.
+    Inputs are symlogged first, as in :class:`SymlogFlatten`."""
 
     def __init__(
         self,
