@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import envs
+from agents.arena_ray import connect
 
 
 @dataclass
@@ -139,13 +140,6 @@ def build_config(settings: RLlibSettings):
     )
 
 
-def init_ray(address: str | None, num_cpus: int | None = None) -> None:
-    """Connect to ``address`` (``auto``, ``ray://...``) or start a local Ray."""
-    from agents.arena_ray import connect
-
-    connect(address, num_cpus)
-
-
 def refresh_snapshot(algo, settings: RLlibSettings, index: int) -> str:
     """Overwrite snapshot ``index`` with the current ``main`` weights, on the
     learner and on every env runner."""
@@ -186,7 +180,7 @@ def train_rllib(
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    init_ray(address, num_cpus=max(2, settings.num_env_runners + 1) if not address else None)
+    connect(address, num_cpus=max(2, settings.num_env_runners + 1) if not address else None)
     checkpoint = out / "checkpoint"
     if resume and checkpoint.exists():
         algo = Algorithm.from_checkpoint(str(checkpoint.resolve()))

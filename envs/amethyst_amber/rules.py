@@ -269,6 +269,16 @@ class AmethystAmberState(State):
     def _group_pieces(self, p: int) -> int:
         return (self.dbits[0] | self.dbits[1]) if self.game.group_all else self.dbits[p]
 
+    def _within_limit(self, bits: int, pieces: int, geo) -> int:
+        """The triangles of ``bits`` where a defender's group would stay within the limit."""
+        ok = 0
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            if self._group_ok(low, pieces, geo):
+                ok |= low
+        return ok
+
     def _group_ok(self, u_bit: int, pieces: int, geo) -> bool:
         """Would a defender on ``u_bit`` form a group within the limit?
         (a depth-first walk over the neighbour table that stops as soon as
@@ -314,13 +324,7 @@ class AmethystAmberState(State):
             return 0
         pieces = self._group_pieces(p) & ~tb
         danger = reach & ((pieces << 1) | (pieces >> 1) | ((pieces & dn) << w2) | ((pieces >> w2) & dn))
-        ok = reach ^ danger
-        while danger:
-            low = danger & -danger
-            danger ^= low
-            if self._group_ok(low, pieces, geo):
-                ok |= low
-        return ok
+        return (reach ^ danger) | self._within_limit(danger, pieces, geo)
 
     def _has_dest(self, p: int, t: int) -> bool:
         """Whether seat p's defender on t has any legal destination: the
@@ -513,13 +517,7 @@ class AmethystAmberState(State):
         pieces = self._group_pieces(p)
         free = game.board.black_bits & ~(d0 | d1)
         danger = free & geo.spread(pieces)
-        ok = free ^ danger
-        while danger:
-            low = danger & -danger
-            danger ^= low
-            if self._group_ok(low, pieces, geo):
-                ok |= low
-        return ok
+        return (free ^ danger) | self._within_limit(danger, pieces, geo)
 
     def _triangle_mask(self, bits: int, base: int) -> np.ndarray:
         """Mask of the actions ``base + t`` for the triangles in ``bits``

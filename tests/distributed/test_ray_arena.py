@@ -12,15 +12,6 @@ from agents.arena import tournament  # noqa: E402
 pytestmark = pytest.mark.ray
 
 
-@pytest.fixture(scope="module")
-def local_ray():
-    from agents.arena_ray import connect
-
-    connect(None, num_cpus=2)
-    yield
-    ray.shutdown()
-
-
 def table(result) -> list:
     return [(m.index, m.seating, list(m.returns), m.length) for m in result.matches]
 

@@ -17,15 +17,6 @@ import envs  # noqa: E402
 pytestmark = pytest.mark.ray
 
 
-@pytest.fixture(scope="module")
-def local_ray():
-    from training.rllib import init_ray
-
-    init_ray(None, num_cpus=2)
-    yield
-    ray.shutdown()
-
-
 def small(game, **kw):
     from training.rllib import RLlibSettings
 
