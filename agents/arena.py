@@ -7,7 +7,7 @@ exactly what the AEC env would hand its seat: ``{"observation", "action_mask"
 Everything is seeded from one tournament seed: game ``i`` gets its own seed
 and each seat's agent is reset with a seed derived from it, so a game's result
 does not depend on which worker process plays it or what it played before.
-Reports (ratings, win matrix, seat win rates) live in agents.arena_report.
+Reports (ratings, win matrix, seat win rates) live in meeplezoo.agents.arena_report.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from agents.base import Agent, SeatView
-from agents.registry import make_agent
-from envs.core.ranking import ranks as competition_ranks
-from envs.core.replay import ReplayRecord
+from meeplezoo.agents.base import Agent, SeatView
+from meeplezoo.agents.registry import make_agent
+from meeplezoo.envs.core.ranking import ranks as competition_ranks
+from meeplezoo.envs.core.replay import ReplayRecord
 
 MAX_ARRANGEMENTS = 20000  # beyond this many seatings, draw them at random
 
@@ -56,7 +56,7 @@ def _game(game, config: dict | None, num_agents: int | None = None):
     """A rules Game from a registry name, a Game class or a Game instance.
     With a name and no ``num_players`` in the config, the table size is the
     number of agents."""
-    from envs.core.state import Game
+    from meeplezoo.envs.core.state import Game
 
     if isinstance(game, Game):
         if config:
@@ -66,7 +66,7 @@ def _game(game, config: dict | None, num_agents: int | None = None):
     if isinstance(game, type):
         cls = game
     else:
-        import envs
+        from meeplezoo import envs
 
         cls = envs.game_class(game)
     if num_agents is not None and "num_players" not in config and "num_players" in cls.defaults:
@@ -265,9 +265,9 @@ def tournament(
     local Ray instance, or the cluster at ``address``) with the same results
     as a local run. With ``out`` the report (JSON, CSV, PNG) is written
     there, and with ``record`` also one replay file per game.
-    Returns an :class:`agents.arena_report.TournamentResult`.
+    Returns an :class:`meeplezoo.agents.arena_report.TournamentResult`.
     """
-    from agents.arena_report import TournamentResult
+    from meeplezoo.agents.arena_report import TournamentResult
 
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
@@ -303,7 +303,7 @@ def _run_tasks(game, specs, labels, tasks, workers: int, progress: bool, backend
     results = []
     try:
         if backend == "ray":
-            from agents.arena_ray import run_tasks_on_ray
+            from meeplezoo.agents.arena_ray import run_tasks_on_ray
 
             results = run_tasks_on_ray(game, specs, labels, tasks, workers, bar, address)
         elif workers <= 1:

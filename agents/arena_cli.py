@@ -25,8 +25,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from agents.arena import tournament
-    from envs.cli import parse_config
+    from meeplezoo.agents.arena import tournament
+    from meeplezoo.cli import parse_config
 
     if args.replays and not args.out:
         raise ValueError("--replays needs --out")

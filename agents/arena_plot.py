@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw, ImageFont
 
-from envs.core.draw import BACKGROUND, GREY, INK, SEAT_COLORS
+from meeplezoo.envs.core.draw import BACKGROUND, GREY, INK, SEAT_COLORS
 
 ROW = 28
 LABEL_W = 180

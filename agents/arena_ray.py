@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.arena import MatchResult, _Table
+from meeplezoo.agents.arena import MatchResult, _Table
 
 
 def connect(address: str | None = None, num_cpus: int | None = None) -> None:

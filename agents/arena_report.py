@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.arena import MatchResult
+from meeplezoo.agents.arena import MatchResult
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -248,7 +248,7 @@ class TournamentResult:
         return written
 
     def plot(self, path) -> Path:
-        from agents.arena_plot import draw_report
+        from meeplezoo.agents.arena_plot import draw_report
 
         image = draw_report(self)
         image.save(path)

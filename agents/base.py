@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.state import make_rng
+from meeplezoo.envs.core.state import make_rng
 
 
 class SeatView:

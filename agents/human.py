@@ -11,7 +11,7 @@ from typing import Callable
 
 import numpy as np
 
-from agents.base import Agent, SeatView
+from meeplezoo.agents.base import Agent, SeatView
 
 
 class HumanAgent(Agent):

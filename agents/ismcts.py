@@ -9,8 +9,8 @@ tree, selection by availability and max^n backup are shared with ``mcts``
 
 from __future__ import annotations
 
-from agents.base import SeatView
-from agents.mcts import MCTSAgent
+from meeplezoo.agents.base import SeatView
+from meeplezoo.agents.mcts import MCTSAgent
 
 
 class ISMCTSAgent(MCTSAgent):

@@ -23,8 +23,8 @@ import math
 
 import numpy as np
 
-from agents.base import Agent, SeatView
-from envs.core.state import make_rng
+from meeplezoo.agents.base import Agent, SeatView
+from meeplezoo.envs.core.state import make_rng
 
 
 DEFAULT_DEPTH = 20  # random moves per rollout before the position is scored

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import sys
 
-import envs
-from agents.base import SeatView
-from agents.human import HumanAgent
-from agents.random_agent import RandomAgent
+from meeplezoo import envs
+from meeplezoo.agents.base import SeatView
+from meeplezoo.agents.human import HumanAgent
+from meeplezoo.agents.random_agent import RandomAgent
 
 HELP = "play a game in the terminal against bots or hot-seat"
 
@@ -26,7 +26,7 @@ def add_arguments(parser) -> None:
 def make_bot(spec: str, seed: int | None):
     if spec == "random":
         return RandomAgent(seed=seed)
-    from agents import registry  # search and policy bots
+    from meeplezoo.agents import registry  # search and policy bots
 
     return registry.make_agent(spec, seed=seed)
 
@@ -45,7 +45,7 @@ def build_seats(args, num_players: int, input_fn=input, output_fn=print) -> list
 
 def play(args, input_fn=input, output_fn=print) -> dict[str, float]:
     """Run one game; returns each agent's final reward."""
-    from envs.cli import parse_config
+    from meeplezoo.cli import parse_config
 
     config = parse_config(args.config)
     if args.players is not None:

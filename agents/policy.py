@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import Agent
+from meeplezoo.agents.base import Agent
 
 _MODELS: dict[str, object] = {}
 

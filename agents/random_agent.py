@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Agent
+from meeplezoo.agents.base import Agent
 
 
 class RandomAgent(Agent):

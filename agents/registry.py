@@ -11,15 +11,15 @@ from __future__ import annotations
 import importlib
 import json
 
-from agents.base import Agent
+from meeplezoo.agents.base import Agent
 
 AGENTS: dict[str, str] = {
-    "random": "agents.random_agent:RandomAgent",
-    "mcts": "agents.mcts:MCTSAgent",
-    "ismcts": "agents.ismcts:ISMCTSAgent",
-    "policy": "agents.policy:PolicyAgent",
-    "rllib": "agents.rllib_policy:RLlibPolicyAgent",
-    "human": "agents.human:HumanAgent",
+    "random": "meeplezoo.agents.random_agent:RandomAgent",
+    "mcts": "meeplezoo.agents.mcts:MCTSAgent",
+    "ismcts": "meeplezoo.agents.ismcts:ISMCTSAgent",
+    "policy": "meeplezoo.agents.policy:PolicyAgent",
+    "rllib": "meeplezoo.agents.rllib_policy:RLlibPolicyAgent",
+    "human": "meeplezoo.agents.human:HumanAgent",
 }
 
 

@@ -19,7 +19,7 @@ def show(record, delay: float = 0.0, step: bool = False, viewer: int | None = No
          output_fn=print, input_fn=input, sleep=time.sleep) -> int:
     """Print the positions of ``record`` from move ``start`` on (the final
     one always); returns how many positions were shown."""
-    from envs.core.replay import replay_states
+    from meeplezoo.envs.core.replay import replay_states
 
     header = f"{record.game} seed={record.seed} config={record.config}"
     agents = record.meta.get("agents")
@@ -55,7 +55,7 @@ def show(record, delay: float = 0.0, step: bool = False, viewer: int | None = No
 
 
 def run(args) -> int:
-    from envs.core.replay import ReplayRecord
+    from meeplezoo.envs.core.replay import ReplayRecord
 
     try:
         show(ReplayRecord.load(args.file), delay=args.delay, step=args.step, viewer=args.viewer, start=args.start)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import Agent
-from agents.policy import _to_bool
+from meeplezoo.agents.base import Agent
+from meeplezoo.agents.policy import _to_bool
 
 _MODULES: dict[str, object] = {}
 

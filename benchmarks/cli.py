@@ -52,13 +52,13 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
-    from benchmarks import report, suite
-    from benchmarks.subjects import select_subjects
-    from benchmarks.timing import Settings
+    from meeplezoo.benchmarks import report, suite
+    from meeplezoo.benchmarks.subjects import select_subjects
+    from meeplezoo.benchmarks.timing import Settings
 
     if args.profile:
-        from benchmarks.profile_game import profile
-        from envs.cli import parse_config
+        from meeplezoo.benchmarks.profile_game import profile
+        from meeplezoo.cli import parse_config
 
         print(profile(args.profile, parse_config(args.config), seed=args.seed))
         return 0
@@ -84,6 +84,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    from envs.cli import main
+    from meeplezoo.cli import main
 
     sys.exit(main(["bench", *sys.argv[1:]]))

@@ -10,8 +10,8 @@ import cProfile
 import io
 import pstats
 
-import envs
-from benchmarks.step_loop import play_aec, play_rules
+from meeplezoo import envs
+from meeplezoo.benchmarks.step_loop import play_aec, play_rules
 
 
 def _top(profiler: cProfile.Profile, limit: int) -> str:

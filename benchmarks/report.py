@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from benchmarks.subjects import BASELINE, FLOOR
-from benchmarks.timing import summary
+from meeplezoo.benchmarks.subjects import BASELINE, FLOOR
+from meeplezoo.benchmarks.timing import summary
 
 AEC_TARGET_VS_BASELINE = 2.0
 RULES_TARGETS = {"gem_mountain_v0": 100_000, "amethyst_amber_v0": 100_000}

@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.subjects import Subject
-from benchmarks.timing import Settings, Workload, calls_over
+from meeplezoo.benchmarks.subjects import Subject
+from meeplezoo.benchmarks.timing import Settings, Workload, calls_over
 
 
 def play_aec(env, steps: int, seed: int) -> int:

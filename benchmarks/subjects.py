@@ -11,7 +11,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import envs
+from meeplezoo import envs
 
 # Peers a user would otherwise pick: (label, module, env kwargs).
 PEERS: list[tuple[str, str, dict[str, Any]]] = [
@@ -123,7 +123,7 @@ def peer_subjects(names: list[str] | None = None) -> tuple[list[Subject], dict[s
 
 
 def floor_subject() -> Subject:
-    from benchmarks.floor_env import FloorEnv
+    from meeplezoo.benchmarks.floor_env import FloorEnv
 
     return Subject(name=FLOOR, kind="floor", make_env=FloorEnv)
 

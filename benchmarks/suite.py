@@ -9,10 +9,10 @@ import os
 from pathlib import Path
 from typing import Any, Callable
 
-from benchmarks import machine, report
-from benchmarks.step_loop import SubjectBench
-from benchmarks.subjects import Subject
-from benchmarks.timing import Settings
+from meeplezoo.benchmarks import machine, report
+from meeplezoo.benchmarks.step_loop import SubjectBench
+from meeplezoo.benchmarks.subjects import Subject
+from meeplezoo.benchmarks.timing import Settings
 
 
 _ROOT = str(Path(__file__).resolve().parent.parent) + os.sep

@@ -1,6 +1,6 @@
 """Training throughput of the two backends on one game, side by side.
 
-    python -m benchmarks.training_backends princes_of_amber --steps 4000
+    python -m meeplezoo.benchmarks.training_backends princes_of_amber --steps 4000
 
 Runs RLlib PPO with 1 and then 2 env runners, and the SB3 MaskablePPO trainer,
 each for a fixed number of steps with evaluation off, and writes
@@ -25,13 +25,13 @@ import tempfile
 import time
 from pathlib import Path
 
-import envs
+from meeplezoo import envs
 
 RESULTS = Path(__file__).parent / "results"
 
 
 def _rllib(game: str, steps: int, runners: int, batch: int) -> dict:
-    from training.rllib import RLlibSettings, train_rllib
+    from meeplezoo.training.rllib import RLlibSettings, train_rllib
 
     settings = RLlibSettings(game=game, num_env_runners=runners, train_batch_size=batch,
                              minibatch_size=max(64, batch // 4), num_epochs=2)
@@ -48,7 +48,7 @@ def _rllib(game: str, steps: int, runners: int, batch: int) -> dict:
 
 
 def _sb3(game: str, steps: int) -> dict:
-    from training.train import train
+    from meeplezoo.training.train import train
 
     with tempfile.TemporaryDirectory() as out:
         summary = train(game, timesteps=steps, config={"final_games": 0, "eval_every": 10**9}, out=out,
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
 
     ray.shutdown()
     load = os.getloadavg()[0]
-    command = "python -m benchmarks.training_backends " + " ".join(argv if argv is not None else sys.argv[1:])
+    command = "python -m meeplezoo.benchmarks.training_backends " + " ".join(argv if argv is not None else sys.argv[1:])
     record = {"game": game, "command": command, "cores": os.cpu_count(), "load_average_1min": load,
               "python": platform.python_version(), "rows": rows}
     RESULTS.mkdir(exist_ok=True)

@@ -3,6 +3,8 @@
 ``names()`` lists the games, ``make(name, **config)`` builds a PettingZoo AEC
 env, ``make_game(name, **config)`` the rules-layer Game for search and tests.
 Every ``envs/<name>_v<k>.py`` module is a game entry and is found by itself.
+Nothing here imports PettingZoo, so the rules modules below stay pure;
+``import meeplezoo`` does the registration with PettingZoo.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ def names() -> list[str]:
 def _module(name: str):
     if name not in names():
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(names())}")
-    return importlib.import_module(f"envs.{name}")
+    return importlib.import_module(f"{__name__}.{name}")
 
 
 def resolve(name: str) -> str:
@@ -49,12 +51,3 @@ def game_class(name: str):
 def make_game(name: str, **config: Any):
     """The rules-layer Game (no PettingZoo) for ``name`` and ``config``."""
     return game_class(name)(**config)
-
-
-def _register() -> None:
-    from envs.core.aec import register_with_pettingzoo
-
-    register_with_pettingzoo(names())
-
-
-_register()

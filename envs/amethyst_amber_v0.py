@@ -1,7 +1,7 @@
 """
 # Amethyst and Amber
 
-| Import             | `envs.make("amethyst_amber_v0")`                         |
+| Import             | `from meeplezoo.envs import amethyst_amber_v0`                         |
 |--------------------|----------------------------------------------------------|
 | Actions            | Discrete                                                 |
 | Parallel API       | No                                                       |
@@ -133,8 +133,8 @@ the game (or, with `truncation_result="resources"`, +1/-1 by placed resources,
 * v0: Initial release (int8 observation).
 """
 
-from envs.core.aec import MeepleEnv, env_metadata
-from envs.amethyst_amber.rules import AmethystAmberGame
+from meeplezoo.envs.core.aec import MeepleEnv, env_metadata
+from meeplezoo.envs.amethyst_amber.rules import AmethystAmberGame
 
 
 class raw_env(MeepleEnv):

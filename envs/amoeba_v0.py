@@ -1,7 +1,7 @@
 """
 # Amoeba
 
-| Import             | `envs.make("amoeba_v0")`                         |
+| Import             | `from meeplezoo.envs import amoeba_v0`                         |
 |--------------------|--------------------------------------------------|
 | Actions            | Discrete                                         |
 | Parallel API       | No                                               |
@@ -84,8 +84,8 @@ that reaches `max_turns` is truncated and ranked on the current scores.
 * v0: first release.
 """
 
-from envs.core.aec import MeepleEnv, env_metadata
-from envs.amoeba.rules import AmoebaGame
+from meeplezoo.envs.core.aec import MeepleEnv, env_metadata
+from meeplezoo.envs.amoeba.rules import AmoebaGame
 
 
 class raw_env(MeepleEnv):

@@ -4,7 +4,7 @@
 
 This environment is part of the meeplezoo tabletop games.
 
-| Import               | `from envs import gem_mountain_v0`                      |
+| Import               | `from meeplezoo.envs import gem_mountain_v0`                      |
 |----------------------|---------------------------------------------------------|
 | Actions              | Discrete                                                |
 | Parallel API         | No                                                      |
@@ -123,8 +123,8 @@ removes a tile).
   integers instead of scaled floats, and the turn as two capped counters).
 """
 
-from envs.core.aec import MeepleEnv, env_metadata
-from envs.gem_mountain.rules import GemMountainGame
+from meeplezoo.envs.core.aec import MeepleEnv, env_metadata
+from meeplezoo.envs.gem_mountain.rules import GemMountainGame
 
 
 class raw_env(MeepleEnv):

@@ -6,7 +6,7 @@
 :name: gold_rush_gangs
 ```
 
-| Import             | `from envs import gold_rush_gangs_v0`                  |
+| Import             | `from meeplezoo.envs import gold_rush_gangs_v0`                  |
 |--------------------|--------------------------------------------------------|
 | Actions            | Discrete                                               |
 | Parallel API       | No                                                     |
@@ -127,8 +127,8 @@ averaged). An illegal action ends the game with -1 for the offender.
 * v0: first release.
 """
 
-from envs.core.aec import MeepleEnv, env_metadata
-from envs.gold_rush_gangs.rules import GoldRushGangsGame
+from meeplezoo.envs.core.aec import MeepleEnv, env_metadata
+from meeplezoo.envs.gold_rush_gangs.rules import GoldRushGangsGame
 
 
 class raw_env(MeepleEnv):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import envs
+from meeplezoo import envs
 
 HELP = "list the games with players, action and observation sizes"
 

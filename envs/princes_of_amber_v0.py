@@ -1,7 +1,7 @@
 """
 # Princes of Amber
 
-| Import | `envs.make("princes_of_amber_v0")` |
+| Import | `from meeplezoo.envs import princes_of_amber_v0` |
 |---|---|
 | Actions | Discrete(58) |
 | Parallel API | No |
@@ -87,8 +87,8 @@ first) and the game is truncated.
 * v0: initial release.
 """
 
-from envs.core.aec import MeepleEnv, env_metadata
-from envs.princes_of_amber.rules import AmberGame
+from meeplezoo.envs.core.aec import MeepleEnv, env_metadata
+from meeplezoo.envs.princes_of_amber.rules import AmberGame
 
 
 class raw_env(MeepleEnv):

@@ -2,8 +2,8 @@
 trained agent against random; writes ``benchmarks/results/training_<game>.md``
 and a JSON twin.
 
-    python -m training.benchmark gem_mountain --timesteps 100000 --envs 1
-    python -m training.benchmark --summary     # one table from every training_<game>.json
+    python -m meeplezoo.training.benchmark gem_mountain --timesteps 100000 --envs 1
+    python -m meeplezoo.training.benchmark --summary     # one table from every training_<game>.json
 
 The budget is a step count; the wall and CPU time it took on this machine
 are recorded next to it, with the throughput of ``learn()`` and the share of
@@ -21,11 +21,11 @@ import sys
 import time
 from pathlib import Path
 
-import envs
-from training import configs
-from training.evaluate import versus
-from training.league import load_policy
-from training.train import train
+from meeplezoo import envs
+from meeplezoo.training import configs
+from meeplezoo.training.evaluate import versus
+from meeplezoo.training.league import load_policy
+from meeplezoo.training.train import train
 
 
 def cpu_seconds() -> float:
@@ -49,14 +49,14 @@ def reproducible_command(argv: list[str]) -> str:
         if arg.startswith(("--out=", "--results=")):
             continue
         kept.append(arg)
-    return " ".join(["python -m training.benchmark", *kept])
+    return " ".join(["python -m meeplezoo.training.benchmark", *kept])
 
 
 def run(args: argparse.Namespace) -> dict:
     name = envs.resolve(args.game)
     base = name.rsplit("_v", 1)[0]
     out = Path(args.out or f"runs/benchmark_{base}")
-    from envs.cli import parse_config
+    from meeplezoo.cli import parse_config
 
     config = {"final_games": 0, "eval_every": args.eval_every, "eval_games": 40, "eval_mcts_games": 0,
               **parse_config(args.config)}
@@ -184,7 +184,7 @@ def write_summary(folder: Path) -> Path:
         "",
         "Each row: MaskablePPO self-play for the stated learner steps on this machine, then the final model",
         "(sampling its policy) in one seat against `random` in the others, seats rotating. Reproduce a row",
-        "with the command in its file; `python -m training.benchmark --summary` rebuilds this table.",
+        "with the command in its file; `python -m meeplezoo.training.benchmark --summary` rebuilds this table.",
         "CPU minutes are the training run's user + system time, periodic evaluation included; `learn()`'s",
         "steps per wall-clock second depend on what else the machine ran (the load is in each file).",
         "Each game's hyper-parameters are its row of `training/configs`; the last column lists anything",
@@ -203,7 +203,7 @@ def write_summary(folder: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.benchmark", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m meeplezoo.training.benchmark", description=__doc__.splitlines()[0])
     parser.add_argument("game", nargs="?")
     parser.add_argument("--summary", action="store_true", help="only rebuild training.md from the JSON files")
     parser.add_argument("--players", type=int)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from stable_baselines3.common.callbacks import BaseCallback
 
-from training.evaluate import versus
-from training.league import policy_payload
+from meeplezoo.training.evaluate import versus
+from meeplezoo.training.league import policy_payload
 
 
 class LeagueCallback(BaseCallback):

@@ -32,8 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from envs.cli import parse_config
-    from training.train import train
+    from meeplezoo.cli import parse_config
+    from meeplezoo.training.train import train
 
     if args.envs < 1:
         raise ValueError("--envs must be at least 1")
@@ -61,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
 def run_rllib(args: argparse.Namespace, console) -> int:
     """The same command on Ray RLlib: train, checkpoint, then the closing
     head-to-head table of the trained module against random and MCTS."""
-    from envs.cli import parse_config
-    from training.rllib import RLlibSettings, evaluate_rllib, train_rllib
+    from meeplezoo.cli import parse_config
+    from meeplezoo.training.rllib import RLlibSettings, evaluate_rllib, train_rllib
 
     if args.num_env_runners < 0:
         raise ValueError("--num-env-runners must be at least 0")

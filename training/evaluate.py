@@ -1,15 +1,15 @@
 """Evaluation of a policy against fixed bots: one policy seat, every other
 seat a bot of one spec, seats rotating so no seat advantage is kept. It runs
-through the arena (``agents.arena.tournament``), which also rates the
+through the arena (``meeplezoo.agents.arena.tournament``), which also rates the
 entrants.
 """
 
 from __future__ import annotations
 
-from agents.arena import tournament
-from agents.arena_report import wilson_interval
-from envs.core.state import Game
-from training.league import PolicyOpponent
+from meeplezoo.agents.arena import tournament
+from meeplezoo.agents.arena_report import wilson_interval
+from meeplezoo.envs.core.state import Game
+from meeplezoo.training.league import PolicyOpponent
 
 
 def versus(game: Game, policy, opponent: str, games: int, seed: int = 0, deterministic: bool = False) -> dict:

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from agents.policy import action_probabilities
-from agents.random_agent import RandomAgent
+from meeplezoo.agents.base import Agent
+from meeplezoo.agents.policy import action_probabilities
+from meeplezoo.agents.random_agent import RandomAgent
 
 DEFAULT_WEIGHTS = {"self": 0.5, "snapshots": 0.3, "random": 0.2}
 DEFAULT_BOTS = {"random": "random", "mcts": "mcts:sims=20"}
@@ -29,7 +29,7 @@ def make_bot(spec: str, seed: int | None = None) -> Agent:
     """A fixed bot from an agent spec string (``random``, ``mcts:sims=20``)."""
     if spec == "random":
         return RandomAgent(seed=seed)
-    from agents.registry import make_agent
+    from meeplezoo.agents.registry import make_agent
 
     return make_agent(spec, seed=seed)
 
@@ -71,7 +71,7 @@ def load_policy(path: str):
     else:
         import torch
 
-        from training.policies import policy_class
+        from meeplezoo.training.policies import policy_class
 
         data = torch.load(path, map_location="cpu", weights_only=False)["data"]
         policy = policy_class(data).load(path, device="cpu")

@@ -3,7 +3,7 @@
 In a game like Gem Mountain most actions mean "do this on cell i". A flat
 policy head must learn a separate weight vector for each cell from the few
 decisions that involve it; here one small linear map scores every cell from
-that cell's own convolutional features (:class:`training.features.PlanesCNN`)
+that cell's own convolutional features (:class:`meeplezoo.training.features.PlanesCNN`)
 and the score lands on the cell's action, so a lesson learnt on one cell
 applies to all of them (the per-square policy heads of AlphaZero-style board
 networks). A dense layer over all the features still adds to every logit.

@@ -1,8 +1,8 @@
 """Self-play training on Ray RLlib (new API stack) for any meeplezoo game.
 
 ``train_rllib`` builds a PPO algorithm whose modules are
-:class:`training.rllib_module.MaskedPPOTorchRLModule` (illegal actions get
-probability zero), over the game wrapped by :mod:`training.rllib_env`.
+:class:`meeplezoo.training.rllib_module.MaskedPPOTorchRLModule` (illegal actions get
+probability zero), over the game wrapped by :mod:`meeplezoo.training.rllib_env`.
 
 Two layouts of modules, chosen by ``policy_mode``:
 
@@ -26,8 +26,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-import envs
-from agents.arena_ray import connect
+from meeplezoo import envs
+from meeplezoo.agents.arena_ray import connect
 
 
 @dataclass
@@ -112,8 +112,8 @@ def build_config(settings: RLlibSettings):
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    from training import rllib_env
-    from training.rllib_module import MaskedPPOTorchRLModule
+    from meeplezoo.training import rllib_env
+    from meeplezoo.training.rllib_module import MaskedPPOTorchRLModule
 
     rllib_env.register()
     model_config = {"fcnet_hiddens": list(settings.hidden), "fcnet_activation": "tanh", "vf_share_layers": False}
@@ -229,7 +229,7 @@ def evaluate_rllib(out: str | Path, settings: RLlibSettings, games: int = 40, se
                    mcts_spec: str = "mcts:sims=25", workers: int = 1):
     """Arena tournament of the trained ``main`` (or ``seat_0``) module against
     random and MCTS; the report is saved under ``out/arena``."""
-    from agents.arena import tournament
+    from meeplezoo.agents.arena import tournament
 
     module = trained_modules(settings)[0]
     specs = [f"rllib:path={Path(out)},module={module},deterministic=false", "random", mcts_spec]

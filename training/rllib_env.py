@@ -3,7 +3,7 @@
 RLlib's own ``PettingZooEnv`` wrapper drives our AEC env; in front of it a
 small PettingZoo wrapper flattens each observation to float32 and hands the
 mask over as float32, which is what RLlib's default MLP encoders and the
-masking module in :mod:`training.rllib_module` expect. Rewards arrive at the
+masking module in :mod:`meeplezoo.training.rllib_module` expect. Rewards arrive at the
 end of the game for every seat, including those that were not to move: the
 AEC env accumulates them and RLlib's wrapper collects every seat's last
 observation as the seats step out.
@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils.wrappers import BaseWrapper
 
-import envs
+from meeplezoo import envs
 
 ENV_NAME = "meeplezoo"
 

@@ -35,9 +35,9 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-import envs
-from agents.base import SeatView
-from envs.core.state import Game
+from meeplezoo import envs
+from meeplezoo.agents.base import SeatView
+from meeplezoo.envs.core.state import Game
 
 MAX_RESET_TRIES = 100  # games that end before the learner ever moves are redrawn
 
@@ -78,7 +78,7 @@ class SelfPlayEnv(gym.Env):
         if seat is not None and not 0 <= seat < g.num_players:
             raise ValueError(f"seat must be in 0..{g.num_players - 1}, got {seat}")
         if league is None:
-            from training.league import League
+            from meeplezoo.training.league import League
 
             league = League(g)
         self.league = league

@@ -22,11 +22,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import envs
-from envs.core.state import Game
-from training import configs
-from training.league import League, PolicyOpponent, load_policy
-from training.selfplay import SelfPlayEnv, make_game
+from meeplezoo import envs
+from meeplezoo.envs.core.state import Game
+from meeplezoo.training import configs
+from meeplezoo.training.league import League, PolicyOpponent, load_policy
+from meeplezoo.training.selfplay import SelfPlayEnv, make_game
 
 RUN_FILE = "run.json"
 _CHECKPOINT = re.compile(r"^model_(\d+)_steps\.zip$")
@@ -35,7 +35,7 @@ _SNAPSHOT = re.compile(r"^snapshot_(\d+)_steps\.pt$")
 
 def split_config(game: str | Game, pairs: dict[str, Any]) -> tuple[dict, dict]:
     """Split ``--config`` pairs into the game's config keys and training
-    settings (keys of :data:`training.configs.DEFAULTS`)."""
+    settings (keys of :data:`meeplezoo.training.configs.DEFAULTS`)."""
     game_keys = set(game.defaults if isinstance(game, Game) else envs.game_class(game).defaults)
     game_config, overrides = {}, {}
     for key, value in pairs.items():
@@ -119,12 +119,12 @@ def train(
 
     ``game`` is a registry name or a rules ``Game`` (then ``players`` and the
     game part of ``config`` must be set on the Game itself). ``config`` mixes
-    game settings and training settings (:mod:`training.configs`).
+    game settings and training settings (:mod:`meeplezoo.training.configs`).
     """
     import torch
     from sb3_contrib import MaskablePPO
 
-    from training.callbacks import CheckpointCallback, EvalCallback, LeagueCallback
+    from meeplezoo.training.callbacks import CheckpointCallback, EvalCallback, LeagueCallback
 
     if resume is not None:
         run_dir = Path(resume)
@@ -236,7 +236,7 @@ def final_evaluation(rules: Game, out: Path, final_path: Path, params: dict, see
     games = int(params["final_games"])
     if games <= 0:
         return {"model": str(chosen), "agents": []}
-    from agents.arena import tournament
+    from meeplezoo.agents.arena import tournament
 
     trained = PolicyOpponent(policy, deterministic=bool(params["eval_deterministic"]), label="trained")
     console.print(f"[bold]{rules.info.title}[/bold], {rules.num_players} players: {chosen.name} against random and MCTS")

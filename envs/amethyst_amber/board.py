@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from envs.core.trihex import DIRECTION_NAMES, trihex_board
+from meeplezoo.envs.core.trihex import DIRECTION_NAMES, trihex_board
 
 RADIUS = 4
 SEAT_NAMES = ("Amethyst", "Amber")

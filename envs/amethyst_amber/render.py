@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from envs.amethyst_amber.board import BLUE0, BLUE1, GREEN, H, RED, SEAT_NAMES
-from envs.core.draw import INK, WHITE, Canvas, lighten
+from meeplezoo.envs.amethyst_amber.board import BLUE0, BLUE1, GREEN, H, RED, SEAT_NAMES
+from meeplezoo.envs.core.draw import INK, WHITE, Canvas, lighten
 
 SEAT_RGB = ((140, 80, 200), (235, 160, 20))  # amethyst, amber
 LETTER = ("M", "B")  # aMethyst, amBer

@@ -20,9 +20,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.amethyst_amber import board as B
-from envs.amethyst_amber import heuristic
-from envs.amethyst_amber.board import (
+from meeplezoo.envs.amethyst_amber import board as B
+from meeplezoo.envs.amethyst_amber import heuristic
+from meeplezoo.envs.amethyst_amber.board import (
     A_DEST,
     A_END,
     A_PASS,
@@ -35,9 +35,9 @@ from envs.amethyst_amber.board import (
     H,
     T,
 )
-from envs.amethyst_amber.observe import SCALAR_HIGH, ObservationTables
-from envs.core.trihex import DIRECTION_NAMES
-from envs.core.state import Game, GameInfo, State, clone_rng, make_rng
+from meeplezoo.envs.amethyst_amber.observe import SCALAR_HIGH, ObservationTables
+from meeplezoo.envs.core.trihex import DIRECTION_NAMES
+from meeplezoo.envs.core.state import Game, GameInfo, State, clone_rng, make_rng
 
 PLACEMENT, MAIN = 0, 1
 STEP_MEMO_SIZE = 1 << 16  # attacker-step neighbourhoods kept per frame
@@ -156,7 +156,7 @@ class AmethystAmberGame(Game):
         return s
 
     def state_from_dict(self, data: dict) -> "AmethystAmberState":
-        from envs.amethyst_amber.serial import state_from_dict
+        from meeplezoo.envs.amethyst_amber.serial import state_from_dict
 
         return state_from_dict(self, data)
 
@@ -225,7 +225,7 @@ class AmethystAmberState(State):
         return s
 
     def to_dict(self) -> dict:
-        from envs.amethyst_amber.serial import state_to_dict
+        from meeplezoo.envs.amethyst_amber.serial import state_to_dict
 
         return state_to_dict(self)
 
@@ -772,12 +772,12 @@ class AmethystAmberState(State):
         return a
 
     def render_ansi(self, viewer: int | None = None) -> str:
-        from envs.amethyst_amber.render import render_ansi
+        from meeplezoo.envs.amethyst_amber.render import render_ansi
 
         return render_ansi(self, viewer)
 
     def render_rgb(self, viewer: int | None = None) -> np.ndarray:
-        from envs.amethyst_amber.render import render_rgb
+        from meeplezoo.envs.amethyst_amber.render import render_rgb
 
         return render_rgb(self, viewer)
 

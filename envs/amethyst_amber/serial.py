@@ -9,8 +9,8 @@ unplaced defenders = 0 in the main phase).
 
 from __future__ import annotations
 
-from envs.amethyst_amber import rules as R
-from envs.core.state import make_rng, rng_from_dict, rng_to_dict
+from meeplezoo.envs.amethyst_amber import rules as R
+from meeplezoo.envs.core.state import make_rng, rng_from_dict, rng_to_dict
 
 
 def _seat(v) -> int:

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from envs.amoeba.tiles import PORT_DIR, PORT_UNIT
+from meeplezoo.envs.amoeba.tiles import PORT_DIR, PORT_UNIT
 
 DR = (-1, 0, 1, 0)
 DC = (0, 1, 0, -1)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.amoeba.tiles import NUM_TILES, PORT_PIECE_NUM
+from meeplezoo.envs.amoeba.tiles import NUM_TILES, PORT_PIECE_NUM
 
 NUM_PLANES = 16
 HAND_SLOTS = 3

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.draw import Canvas, INK, WHITE, seat_color
-from envs.amoeba.tiles import ORIENTED, PORT_DIR, PORT_UNIT, notation
+from meeplezoo.envs.core.draw import Canvas, INK, WHITE, seat_color
+from meeplezoo.envs.amoeba.tiles import ORIENTED, PORT_DIR, PORT_UNIT, notation
 
 PINK = (236, 112, 160)
 BLUE = (120, 170, 225)

@@ -20,12 +20,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.dice import roll
-from envs.core.ranking import rank_rewards
-from envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
-from envs.amoeba.geometry import geometry
-from envs.amoeba.observe import NUM_PLANES, OWNER_CODE, encode, global_size
-from envs.amoeba.tiles import ALL_ORIENTED, BLUE_AT, DISTINCT_ROTS, NUM_TILES, ORIENTED, PINK8_LIST, PINK_AT, notation
+from meeplezoo.envs.core.dice import roll
+from meeplezoo.envs.core.ranking import rank_rewards
+from meeplezoo.envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
+from meeplezoo.envs.amoeba.geometry import geometry
+from meeplezoo.envs.amoeba.observe import NUM_PLANES, OWNER_CODE, encode, global_size
+from meeplezoo.envs.amoeba.tiles import ALL_ORIENTED, BLUE_AT, DISTINCT_ROTS, NUM_TILES, ORIENTED, PINK8_LIST, PINK_AT, notation
 
 SELECT, ANCHOR, CLAIM, OVER = 0, 1, 2, -1
 PHASE_NAMES = {SELECT: "select", ANCHOR: "anchor", CLAIM: "claim", OVER: "over"}
@@ -1171,11 +1171,11 @@ class AmoebaState(State):
         raise ValueError(f"amoeba_v0: no action named {text!r}")
 
     def render_ansi(self, viewer: int | None = None) -> str:
-        from envs.amoeba.render import render_ansi
+        from meeplezoo.envs.amoeba.render import render_ansi
 
         return render_ansi(self, viewer)
 
     def render_rgb(self, viewer: int | None = None) -> np.ndarray:
-        from envs.amoeba.render import render_rgb
+        from meeplezoo.envs.amoeba.render import render_rgb
 
         return render_rgb(self, viewer)

@@ -1,8 +1,8 @@
 """Shared machinery of every meeplezoo game: the rules-state contract, the one
 AEC env, replays, and helpers for boards, cards, dice, turns and pictures."""
 
-from envs.core.ranking import rank_rewards, ranks
-from envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
+from meeplezoo.envs.core.ranking import rank_rewards, ranks
+from meeplezoo.envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
 
 __all__ = [
     "Game",

@@ -15,8 +15,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from envs.core.replay import ReplayRecord
-from envs.core.state import Game, State
+from meeplezoo.envs.core.replay import ReplayRecord
+from meeplezoo.envs.core.state import Game, State
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 RENDER_MODES = ("ansi", "rgb_array", "human")
@@ -238,16 +238,3 @@ class MeepleEnv(AECEnv):
 def env_metadata(name: str) -> dict[str, Any]:
     """The metadata dict for a game's env class."""
     return {**MeepleEnv.metadata, "name": name}
-
-
-def register_with_pettingzoo(names: list[str]) -> None:
-    """Make ``pettingzoo.make("meeplezoo/<name>")`` find our games."""
-    try:
-        from pettingzoo import register
-        from pettingzoo.env_registry.registration import aec_registry
-    except ImportError:  # older PettingZoo without a registry
-        return
-    for name in names:
-        key = f"meeplezoo/{name}"
-        if key not in aec_registry:
-            register("aec", key, entry_point=f"envs.{name}:env")

@@ -69,7 +69,7 @@ def replay_states(record: ReplayRecord) -> Iterator[Any]:
     """Yield the initial state and the state after each action (same object,
     advanced in place). Raises ReplayError on an unknown game, a bad config
     or an action that is not legal where the log plays it."""
-    import envs
+    from meeplezoo import envs
 
     if record.game not in envs.names():
         raise ReplayError(f"replay names unknown game {record.game!r}; known: {envs.names()}")

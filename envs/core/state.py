@@ -4,7 +4,7 @@ The split follows OpenSpiel: a :class:`Game` holds one validated configuration
 and everything that depends only on it (board geometry, tile tables, action
 and observation sizes), built once; a :class:`State` is one position of that
 game. States never import PettingZoo: search bots and tests drive them
-directly, and :mod:`envs.core.aec` wraps them for PettingZoo.
+directly, and :mod:`meeplezoo.envs.core.aec` wraps them for PettingZoo.
 
 Chance comes only from ``State.rng``, a numpy ``Generator`` seeded by
 ``Game.new_initial_state(seed)`` and copied by ``clone()``, so the same seed

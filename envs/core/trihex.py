@@ -23,7 +23,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from envs.core.hexgrid import DIRECTIONS, hex_board
+from meeplezoo.envs.core.hexgrid import DIRECTIONS, hex_board
 
 # Corner ids: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW (brick offsets below).
 CORNER_OFFSETS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 1), (0, 1), (-1, 1), (-1, -1))
@@ -38,7 +38,7 @@ class TrihexBoard:
     """Geometry of a radius-R trihexagonal board, built once.
 
     Attributes:
-      hexes: the :class:`~envs.core.hexgrid.HexBoard` of the cells (index,
+      hexes: the :class:`~meeplezoo.envs.core.hexgrid.HexBoard` of the cells (index,
         neighbours, distances, rot180);
       n_hex, n_tri, width (= height) of the brick grid;
       hex_xy[h] = (X, Y); tri_xy[t] = (X, Y); tri_index[(X, Y)] = t;

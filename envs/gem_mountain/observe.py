@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.gem_mountain import tiles as T
+from meeplezoo.envs.gem_mountain import tiles as T
 
 PLANES = 113
 GLOBAL = 239

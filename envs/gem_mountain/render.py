@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.draw import BACKGROUND, INK, GREY, Canvas, seat_color
-from envs.gem_mountain import tiles as T
-from envs.gem_mountain.geometry import POSITION_NAMES
+from meeplezoo.envs.core.draw import BACKGROUND, INK, GREY, Canvas, seat_color
+from meeplezoo.envs.gem_mountain import tiles as T
+from meeplezoo.envs.gem_mountain.geometry import POSITION_NAMES
 
 GEM_COLORS = (
     (225, 240, 255),  # Diamond

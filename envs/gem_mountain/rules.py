@@ -12,13 +12,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.ranking import rank_rewards, soft_rank_rewards
-from envs.core.state import (
+from meeplezoo.envs.core.ranking import rank_rewards, soft_rank_rewards
+from meeplezoo.envs.core.state import (
     Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict,
 )
-from envs.gem_mountain import tiles as T
-from envs.gem_mountain.geometry import POINTED, POSITION_NAMES, geometry
-from envs.gem_mountain.observe import CAP, GLOBAL, PLANES, encode_cached
+from meeplezoo.envs.gem_mountain import tiles as T
+from meeplezoo.envs.gem_mountain.geometry import POINTED, POSITION_NAMES, geometry
+from meeplezoo.envs.gem_mountain.observe import CAP, GLOBAL, PLANES, encode_cached
 
 # evaluate(): points of score still open at the end, and per gem tile left
 SPREAD_AT_END, SPREAD_PER_CELL = 5.0, 0.5
@@ -955,11 +955,11 @@ class GemMountainState(State):
         return encode_cached(self, player)
 
     def render_ansi(self, viewer: int | None = None) -> str:
-        from envs.gem_mountain.render import ansi
+        from meeplezoo.envs.gem_mountain.render import ansi
 
         return ansi(self, viewer)
 
     def render_rgb(self, viewer: int | None = None) -> np.ndarray:
-        from envs.gem_mountain.render import rgb
+        from meeplezoo.envs.gem_mountain.render import rgb
 
         return rgb(self, viewer)

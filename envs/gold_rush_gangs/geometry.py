@@ -12,7 +12,7 @@ from itertools import combinations
 
 import numpy as np
 
-from envs.core.hexgrid import hex_board
+from meeplezoo.envs.core.hexgrid import hex_board
 
 DIR_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
 SLOT_NAMES = ("pro", "A", "B")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.gold_rush_gangs.geometry import Geometry
+from meeplezoo.envs.gold_rush_gangs.geometry import Geometry
 
 ACTIVE, INCAP = 1, 2
 

@@ -10,9 +10,9 @@ import math
 
 import numpy as np
 
-from envs.core.cards import card_name
-from envs.core.draw import GREY, INK, WHITE, Canvas, lighten, seat_color
-from envs.gold_rush_gangs.geometry import BANK, ORIGIN_NAMES, SLOT_NAMES
+from meeplezoo.envs.core.cards import card_name
+from meeplezoo.envs.core.draw import GREY, INK, WHITE, Canvas, lighten, seat_color
+from meeplezoo.envs.gold_rush_gangs.geometry import BANK, ORIGIN_NAMES, SLOT_NAMES
 
 ACTIVE, INCAP = 1, 2
 UNIT_GLYPHS = (("X", "x", "x"), ("Y", "y", "y"), ("Z", "z", "z"))

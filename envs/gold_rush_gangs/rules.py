@@ -14,9 +14,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.cards import Deck, card_rank, rank_counts, stack_ranks, standard_52
-from envs.core.ranking import rank_rewards
-from envs.core.state import (
+from meeplezoo.envs.core.cards import Deck, card_rank, rank_counts, stack_ranks, standard_52
+from meeplezoo.envs.core.ranking import rank_rewards
+from meeplezoo.envs.core.state import (
     Game,
     GameInfo,
     State,
@@ -25,7 +25,7 @@ from envs.core.state import (
     rng_from_dict,
     rng_to_dict,
 )
-from envs.gold_rush_gangs.geometry import (
+from meeplezoo.envs.gold_rush_gangs.geometry import (
     BANK,
     DIR_NAMES,
     ORIGIN_NAMES,
@@ -167,7 +167,7 @@ class GoldRushGangsGame(Game):
         self.zero_mask = np.zeros(self.num_actions, dtype=bool)
         self.action_names = self._names()
         self.action_index = {name.lower(): a for a, name in enumerate(self.action_names)}
-        from envs.gold_rush_gangs.observe import Encoder
+        from meeplezoo.envs.gold_rush_gangs.observe import Encoder
 
         self.encoder = Encoder(self)
 
@@ -777,11 +777,11 @@ class GoldRushGangsState(State):
 
     # --- pictures --------------------------------------------------------------------
     def render_ansi(self, viewer: int | None = None) -> str:
-        from envs.gold_rush_gangs.render import render_ansi
+        from meeplezoo.envs.gold_rush_gangs.render import render_ansi
 
         return render_ansi(self, viewer)
 
     def render_rgb(self, viewer: int | None = None) -> np.ndarray:
-        from envs.gold_rush_gangs.render import render_rgb
+        from meeplezoo.envs.gold_rush_gangs.render import render_rgb
 
         return render_rgb(self, viewer)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.princes_of_amber.cards import EXILE, NUM_KINDS, NUM_PRINCES, PHASE_INDEX
+from meeplezoo.envs.princes_of_amber.cards import EXILE, NUM_KINDS, NUM_PRINCES, PHASE_INDEX
 
 PRINCE_W = 35
 O_PRINCES = 0

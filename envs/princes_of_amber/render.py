@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.draw import GREY, INK, WHITE, Canvas, lighten, seat_color
-from envs.princes_of_amber.cards import (
+from meeplezoo.envs.core.draw import GREY, INK, WHITE, Canvas, lighten, seat_color
+from meeplezoo.envs.princes_of_amber.cards import (
     EXILE, KIND_NAMES, NUM_KINDS, NUM_PRINCES, PRINCE_NAMES, ROLE_NAMES,
 )
 

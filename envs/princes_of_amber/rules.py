@@ -15,13 +15,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.cards import Deck
-from envs.core.dice import contest_with, roll, roll_sum
-from envs.core.ranking import rank_rewards
-from envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
-from envs.core.turns import next_seat
-from envs.princes_of_amber import cards as C
-from envs.princes_of_amber.cards import (
+from meeplezoo.envs.core.cards import Deck
+from meeplezoo.envs.core.dice import contest_with, roll, roll_sum
+from meeplezoo.envs.core.ranking import rank_rewards
+from meeplezoo.envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
+from meeplezoo.envs.core.turns import next_seat
+from meeplezoo.envs.princes_of_amber import cards as C
+from meeplezoo.envs.princes_of_amber.cards import (
     A_CARD, A_END, A_NONCARD, A_PASS, A_PLAYER, A_SUPPORT, EXILE, KING, LEAD, NUM_ACTIONS,
     NUM_KINDS, NUM_PRINCES, PRINCE_TABLE, REGENT_POSTS, WIT,
 )
@@ -120,7 +120,7 @@ class AmberGame(Game):
         if do is not None and (not isinstance(do, (list, tuple)) or any(k not in C.KIND_NAMES for k in do)):
             raise ValueError("deck_override must be None or a list of card kind names (top first)")
         self.num_actions = NUM_ACTIONS
-        from envs.princes_of_amber.observe import OBS_SIZE, game_tables
+        from meeplezoo.envs.princes_of_amber.observe import OBS_SIZE, game_tables
 
         self.observation_shape = (OBS_SIZE,)
         self.observation_dtype = np.float32
@@ -659,7 +659,7 @@ class AmberState(State):
 
     # ---- views (implemented in sibling modules) ----------------------------------
     def observation(self, player: int) -> np.ndarray:
-        from envs.princes_of_amber.observe import encode
+        from meeplezoo.envs.princes_of_amber.observe import encode
 
         return encode(self, player)
 
@@ -763,12 +763,12 @@ class AmberState(State):
             State.string_to_action(self, text)
 
     def render_ansi(self, viewer: int | None = None) -> str:
-        from envs.princes_of_amber.render import render_ansi
+        from meeplezoo.envs.princes_of_amber.render import render_ansi
 
         return render_ansi(self, viewer)
 
     def render_rgb(self, viewer: int | None = None) -> np.ndarray:
-        from envs.princes_of_amber.render import render_rgb
+        from meeplezoo.envs.princes_of_amber.render import render_rgb
 
         return render_rgb(self, viewer)
 

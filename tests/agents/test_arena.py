@@ -8,11 +8,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-import envs
-from agents.arena import MatchResult, play_match, schedule, tournament
-from agents.arena_report import TournamentResult, rate_matches, wilson_interval
-from agents.base import Agent
-from envs.core.replay import ReplayRecord, replay_final_state
+from meeplezoo import envs
+from meeplezoo.agents.arena import MatchResult, play_match, schedule, tournament
+from meeplezoo.agents.arena_report import TournamentResult, rate_matches, wilson_interval
+from meeplezoo.agents.base import Agent
+from meeplezoo.envs.core.replay import ReplayRecord, replay_final_state
 from tests.core.toy_game import STOP, HighCardGame
 
 TOY = HighCardGame(num_players=2)

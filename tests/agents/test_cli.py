@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-import envs
-from agents.replay_cli import show
-from envs.cli import main
-from envs.core.replay import ReplayRecord
+from meeplezoo import envs
+from meeplezoo.agents.replay_cli import show
+from meeplezoo.cli import main
+from meeplezoo.envs.core.replay import ReplayRecord
 
 
 def _two_player_game():
@@ -35,7 +35,7 @@ def test_arena_writes_report_and_replays(tmp_path, capsys):
 
 def test_replay_steps_and_quits(tmp_path):
     name = _two_player_game()
-    from agents.arena import play_match
+    from meeplezoo.agents.arena import play_match
 
     record = play_match(name, ["random", "random"], seed=2, config={"num_players": 2}, record=True).replay
     lines, answers = [], iter(["", "", "q"])

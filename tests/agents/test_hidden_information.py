@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import envs
-from agents.base import SeatView
-from agents.ismcts import ISMCTSAgent
-from agents.mcts import MCTSAgent
-from envs.core.state import make_rng
+from meeplezoo import envs
+from meeplezoo.agents.base import SeatView
+from meeplezoo.agents.ismcts import ISMCTSAgent
+from meeplezoo.agents.mcts import MCTSAgent
+from meeplezoo.envs.core.state import make_rng
 from tests.agents.helpers import observation_dict, random_positions
 from tests.core.toy_game import HighCardGame, HighCardState
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import SeatView
-from agents.human import HumanAgent
+from meeplezoo.agents.base import SeatView
+from meeplezoo.agents.human import HumanAgent
 from tests.core.toy_game import STOP, SWAP, HighCardGame
 
 

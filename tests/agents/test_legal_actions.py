@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agents.base import SeatView
-from agents.registry import make_agent
+from meeplezoo.agents.base import SeatView
+from meeplezoo.agents.registry import make_agent
 from tests.agents.helpers import all_games, observation_dict, random_positions
 
 BOTS = {

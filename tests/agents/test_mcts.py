@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import SeatView
-from agents.mcts import MCTSAgent, TreeSearch
+from meeplezoo.agents.base import SeatView
+from meeplezoo.agents.mcts import MCTSAgent, TreeSearch
 from tests.agents.helpers import observation_dict
 from tests.core.toy_game import STOP, SWAP, HighCardGame, HighCardState
 

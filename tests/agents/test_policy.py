@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.arena import tournament
-from agents.registry import make_agent
+from meeplezoo.agents.arena import tournament
+from meeplezoo.agents.registry import make_agent
 from tests.agents.helpers import observation_dict, random_positions
 from tests.core.toy_game import HighCardGame
 

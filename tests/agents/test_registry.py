@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agents.ismcts import ISMCTSAgent
-from agents.mcts import MCTSAgent
-from agents.random_agent import RandomAgent
-from agents.registry import make_agent, parse_spec
+from meeplezoo.agents.ismcts import ISMCTSAgent
+from meeplezoo.agents.mcts import MCTSAgent
+from meeplezoo.agents.random_agent import RandomAgent
+from meeplezoo.agents.registry import make_agent, parse_spec
 
 
 def test_specs_parse_to_kind_and_typed_parameters():

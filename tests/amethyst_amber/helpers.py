@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.amethyst_amber.rules import AmethystAmberGame
+from meeplezoo.envs.amethyst_amber.rules import AmethystAmberGame
 
 AM, AB = 0, 1
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.amethyst_amber.heuristic import CAP
+from meeplezoo.envs.amethyst_amber.heuristic import CAP
 from tests.amethyst_amber.helpers import AB, AM, do, game, position
 
 

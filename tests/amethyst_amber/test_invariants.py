@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.amethyst_amber.board import A_END, A_STEP
-from envs.amethyst_amber.observe import encode_reference
+from meeplezoo.envs.amethyst_amber.board import A_END, A_STEP
+from meeplezoo.envs.amethyst_amber.observe import encode_reference
 from tests.amethyst_amber.helpers import game
 
 FAST_GAMES = 120

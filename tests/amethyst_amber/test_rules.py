@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.amethyst_amber.rules import NEUTRAL
+from meeplezoo.envs.amethyst_amber.rules import NEUTRAL
 from tests.amethyst_amber.helpers import AB, AM, can, do, game, kinds, legal, move_and_end, move_defender, position
 
 

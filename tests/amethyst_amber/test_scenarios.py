@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import envs
-from envs.amethyst_amber.board import NUM_ACTIONS, BLUE0, BLUE1, GREEN, PLAIN, RED
+from meeplezoo import envs
+from meeplezoo.envs.amethyst_amber.board import NUM_ACTIONS, BLUE0, BLUE1, GREEN, PLAIN, RED
 from tests.amethyst_amber.helpers import AB, AM, can, do, game, kinds, legal, move_and_end, move_defender, position
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import envs
-from envs.amoeba.rules import SELECT
+from meeplezoo import envs
+from meeplezoo.envs.amoeba.rules import SELECT
 
 
 def game(**cfg):

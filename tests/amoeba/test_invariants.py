@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from envs.amoeba.observe import encode_reference
-from envs.amoeba.rules import ANCHOR, CLAIM, OWNER_CODE, SELECT
-from envs.amoeba.tiles import ORIENTED
-from helpers import game
+from meeplezoo.envs.amoeba.observe import encode_reference
+from meeplezoo.envs.amoeba.rules import ANCHOR, CLAIM, OWNER_CODE, SELECT
+from meeplezoo.envs.amoeba.tiles import ORIENTED
+from tests.amoeba.helpers import game
 
 
 def recompute(st):

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-import envs
-from envs.amoeba.rules import ANCHOR, CLAIM, SELECT
-from helpers import (amoeba_sizes, anchor, anchor_action, game, legal_anchors, own, place, select_action,
+from meeplezoo import envs
+from meeplezoo.envs.amoeba.rules import ANCHOR, CLAIM, SELECT
+from tests.amoeba.helpers import (amoeba_sizes, anchor, anchor_action, game, legal_anchors, own, place, select_action,
                      start_turn)
 
 
@@ -294,7 +294,7 @@ def test_15_stuck_hand_is_removed_and_turn_goes_on():
     assert not set(st.hands[cur]) & set(hand)
     assert st.turn > 0
     other = (cur + 1) % g.num_players
-    from envs.amoeba.observe import NUM_PLANES, HAND_SLOTS, SEATS
+    from meeplezoo.envs.amoeba.observe import NUM_PLANES, HAND_SLOTS, SEATS
     base = NUM_PLANES * g.U * g.U + HAND_SLOTS * 9 + 12 + 6 + SEATS * 5 + 1
     mine = st.observation(cur)[base : base + 84]
     theirs = st.observation(other)[base : base + 84]

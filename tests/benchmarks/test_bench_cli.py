@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-import envs
-from benchmarks.subjects import PEERS, select_subjects
-from envs.cli import main
+from meeplezoo import envs
+from meeplezoo.benchmarks.subjects import PEERS, select_subjects
+from meeplezoo.cli import main
 
 
 def test_quick_bench_covers_every_game_peer_and_the_floor(tmp_path, capsys):
@@ -43,14 +43,14 @@ def test_fewer_than_five_repeats_is_refused():
 def test_profile_names_hot_spots(name):
     if name is None:
         pytest.skip("no game registered yet")
-    from benchmarks.profile_game import profile
+    from meeplezoo.benchmarks.profile_game import profile
 
     text = profile(name, steps=300)
     assert "AEC loop" in text and "rules loop" in text and "tottime" in text
 
 
 def test_missing_peer_is_skipped_with_the_install_hint(monkeypatch):
-    from benchmarks import subjects
+    from meeplezoo.benchmarks import subjects
 
     monkeypatch.setattr(subjects, "PEERS", [("absent_v0", "no_such_package.absent_v0", {})])
     found, skipped = subjects.peer_subjects()

@@ -4,8 +4,8 @@ import warnings
 
 from pettingzoo.test import api_test
 
-from benchmarks.floor_env import GAME_LENGTH, FloorEnv
-from benchmarks.step_loop import play_aec
+from meeplezoo.benchmarks.floor_env import GAME_LENGTH, FloorEnv
+from meeplezoo.benchmarks.step_loop import play_aec
 
 
 def test_floor_env_passes_the_pettingzoo_api_test():

@@ -3,9 +3,9 @@
 import json
 from pathlib import Path
 
-from benchmarks import report, suite
-from benchmarks.subjects import Subject, floor_subject, game_subjects_for
-from benchmarks.timing import Settings
+from meeplezoo.benchmarks import report, suite
+from meeplezoo.benchmarks.subjects import Subject, floor_subject, game_subjects_for
+from meeplezoo.benchmarks.timing import Settings
 from tests.core.toy_game import HighCardEnv, HighCardGame
 
 TINY = Settings(repeats=5, repeat_seconds=0.005, warmup_seconds=0.002, call_seconds=0.002, positions=4)

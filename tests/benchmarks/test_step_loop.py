@@ -4,9 +4,9 @@ import math
 
 import pytest
 
-from benchmarks.step_loop import measure, play_aec, play_rules
-from benchmarks.subjects import floor_subject, game_configs, game_subjects_for, heaviest_config
-from benchmarks.timing import Settings
+from meeplezoo.benchmarks.step_loop import measure, play_aec, play_rules
+from meeplezoo.benchmarks.subjects import floor_subject, game_configs, game_subjects_for, heaviest_config
+from meeplezoo.benchmarks.timing import Settings
 from tests.core.toy_game import HighCardEnv, HighCardGame
 
 TINY = Settings(repeats=5, repeat_seconds=0.005, warmup_seconds=0.002, call_seconds=0.002, positions=4,

@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import envs
+from meeplezoo import envs
 from tests.core.toy_game import HighCardEnv, HighCardGame
 
 

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from envs.core.replay import ReplayRecord, replay_final_state
+from meeplezoo.envs.core.replay import ReplayRecord, replay_final_state
 from tests.conformance.cases import CASE_IDS, CASES
 from tests.conformance.play import aec_random_trajectory, play_random_state, random_action
 

@@ -48,7 +48,7 @@ def test_pickled_env_continues_identically(case):
 
 @pytest.mark.parametrize("name", sorted({c.name for c in CASES if c.env_factory is None}))
 def test_found_by_registries(name):
-    import envs
+    from meeplezoo import envs
     import pettingzoo
 
     env = envs.make(name)

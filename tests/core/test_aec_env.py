@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.core.replay import ReplayRecord
+from meeplezoo.envs.core.replay import ReplayRecord
 from tests.core.toy_game import STOP, SWAP, HighCardEnv
 
 

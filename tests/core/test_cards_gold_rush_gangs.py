@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.core.cards import Deck, card_rank, rank_counts, stack_ranks, standard_52
+from meeplezoo.envs.core.cards import Deck, card_rank, rank_counts, stack_ranks, standard_52
 
 
 def test_stack_ranks_puts_cards_on_top_in_order():

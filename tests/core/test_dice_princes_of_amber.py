@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.dice import contest_with, roll
+from meeplezoo.envs.core.dice import contest_with, roll
 
 
 def test_contest_with_scripted_dice_rerolls_ties():

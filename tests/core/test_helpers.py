@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.core.cards import Deck, card_name, card_rank, standard_52
-from envs.core.dice import contest, roll, roll_sum
-from envs.core.hexgrid import DIRECTIONS, hex_board, hex_distance, hexes_within, ring, rotate60
-from envs.core.ranking import rank_rewards, ranks, soft_rank_rewards
-from envs.core.state import clone_rng, make_rng, rng_from_dict, rng_to_dict
-from envs.core.turns import next_seat, relative_seats
+from meeplezoo.envs.core.cards import Deck, card_name, card_rank, standard_52
+from meeplezoo.envs.core.dice import contest, roll, roll_sum
+from meeplezoo.envs.core.hexgrid import DIRECTIONS, hex_board, hex_distance, hexes_within, ring, rotate60
+from meeplezoo.envs.core.ranking import rank_rewards, ranks, soft_rank_rewards
+from meeplezoo.envs.core.state import clone_rng, make_rng, rng_from_dict, rng_to_dict
+from meeplezoo.envs.core.turns import next_seat, relative_seats
 
 
 def test_hex_board_sizes_and_neighbours():

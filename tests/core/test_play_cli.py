@@ -6,8 +6,8 @@ import argparse
 
 import pytest
 
-import envs
-from agents import play_cli
+from meeplezoo import envs
+from meeplezoo.agents import play_cli
 
 
 def args_for(game, **kw):

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from envs.cli import main, parse_config
-from envs.core.replay import ReplayError, ReplayRecord, replay_final_state
+from meeplezoo.cli import main, parse_config
+from meeplezoo.envs.core.replay import ReplayError, ReplayRecord, replay_final_state
 
 
 def test_replay_json_round_trip():
@@ -37,7 +37,7 @@ def test_replay_of_unknown_game_is_rejected():
 
 
 def test_replay_with_an_illegal_action_is_rejected():
-    import envs
+    from meeplezoo import envs
 
     if not envs.names():
         pytest.skip("no registered game yet")

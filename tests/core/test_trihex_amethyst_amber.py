@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.core.trihex import trihex_board
+from meeplezoo.envs.core.trihex import trihex_board
 
 
 @pytest.mark.parametrize("radius", [1, 2, 4])

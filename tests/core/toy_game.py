@@ -12,10 +12,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from envs.core import Game, GameInfo, State, clone_rng, make_rng, rank_rewards, rng_from_dict, rng_to_dict
-from envs.core.aec import MeepleEnv, env_metadata
-from envs.core.draw import Canvas, seat_color
-from envs.core.turns import next_seat, relative_seats
+from meeplezoo.envs.core import Game, GameInfo, State, clone_rng, make_rng, rank_rewards, rng_from_dict, rng_to_dict
+from meeplezoo.envs.core.aec import MeepleEnv, env_metadata
+from meeplezoo.envs.core.draw import Canvas, seat_color
+from meeplezoo.envs.core.turns import next_seat, relative_seats
 
 SWAP, STOP = 0, 1
 

@@ -8,7 +8,7 @@ import pytest
 @pytest.fixture(scope="module")
 def local_ray():
     ray = pytest.importorskip("ray")
-    from agents.arena_ray import connect
+    from meeplezoo.agents.arena_ray import connect
 
     connect(None, num_cpus=2)
     yield

@@ -6,8 +6,8 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-import envs  # noqa: E402
-from agents.arena import tournament  # noqa: E402
+from meeplezoo import envs  # noqa: E402
+from meeplezoo.agents.arena import tournament  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
@@ -33,7 +33,7 @@ def test_unknown_backend_is_refused():
 
 
 def test_train_cli_on_rllib_trains_and_plays_the_closing_table(local_ray, tmp_path, capsys):
-    from envs.cli import main
+    from meeplezoo.cli import main
 
     out = tmp_path / "run"
     code = main(["train", "amethyst_amber", "--backend", "rllib", "--num-env-runners", "0", "--timesteps", "100",

@@ -12,20 +12,20 @@ import pytest
 ray = pytest.importorskip("ray")
 pytest.importorskip("ray.rllib")
 
-import envs  # noqa: E402
+from meeplezoo import envs  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
 
 def small(game, **kw):
-    from training.rllib import RLlibSettings
+    from meeplezoo.training.rllib import RLlibSettings
 
     return RLlibSettings(game=game, train_batch_size=200, minibatch_size=100, num_epochs=1,
                          hidden=(32,), snapshots=2, snapshot_every=1, **kw)
 
 
 def test_mapping_sends_the_learner_seat_to_main_and_others_to_the_league():
-    from training.rllib import RLlibSettings, mapping_fn
+    from meeplezoo.training.rllib import RLlibSettings, mapping_fn
 
     settings = RLlibSettings(game="gold_rush_gangs", snapshots=3, self_play_prob=0.0)
     fn = mapping_fn(settings)
@@ -49,8 +49,8 @@ def test_masked_module_gives_illegal_actions_zero_probability(local_ray, tmp_pat
     import torch
     from ray.rllib.core.columns import Columns
 
-    from agents.rllib_policy import load_module
-    from training.rllib import train_rllib
+    from meeplezoo.agents.rllib_policy import load_module
+    from meeplezoo.training.rllib import train_rllib
 
     summary = train_rllib(small("amethyst_amber", num_env_runners=1), 200, tmp_path, progress=False,
                           log=lambda _: None)
@@ -74,8 +74,8 @@ def test_masked_module_gives_illegal_actions_zero_probability(local_ray, tmp_pat
 
 
 def test_three_player_training_saves_restores_and_resumes(local_ray, tmp_path):
-    from agents.rllib_policy import RLlibPolicyAgent
-    from training.rllib import train_rllib
+    from meeplezoo.agents.rllib_policy import RLlibPolicyAgent
+    from meeplezoo.training.rllib import train_rllib
 
     settings = small("gold_rush_gangs", num_env_runners=0)
     first = train_rllib(settings, 200, tmp_path, progress=False, log=lambda _: None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.gem_mountain.rules import GemMountainGame
+from meeplezoo.envs.gem_mountain.rules import GemMountainGame
 
 R = C = 6
 M = R * C

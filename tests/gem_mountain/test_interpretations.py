@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from envs.gem_mountain import tiles as T
-from envs.gem_mountain.observe import encode
-from envs.gem_mountain.rules import GRAB, INFO, POST, PRE, SECTION, SUB, GemMountainGame
+from meeplezoo.envs.gem_mountain import tiles as T
+from meeplezoo.envs.gem_mountain.observe import encode
+from meeplezoo.envs.gem_mountain.rules import GRAB, INFO, POST, PRE, SECTION, SUB, GemMountainGame
 from tests.gem_mountain.helpers import C, M, act, cell, layout, legal_cells, legal_names, new, obs_cell, remove
 
 TOPAZ = T.content_of("Topaz")

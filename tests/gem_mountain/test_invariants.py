@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.gem_mountain import tiles as T
-from envs.gem_mountain.observe import encode
-from envs.gem_mountain.rules import GemMountainGame
+from meeplezoo.envs.gem_mountain import tiles as T
+from meeplezoo.envs.gem_mountain.observe import encode
+from meeplezoo.envs.gem_mountain.rules import GemMountainGame
 
 CONFIGS = [{}] + GemMountainGame.test_configs + [
     {"second_arrow": True, "start_tiles": "action"},

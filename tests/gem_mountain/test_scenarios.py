@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.gem_mountain import tiles as T
-from envs.gem_mountain.rules import GRAB, POST, PRE, SECTION, SUB, INFO, START, GemMountainGame
+from meeplezoo.envs.gem_mountain import tiles as T
+from meeplezoo.envs.gem_mountain.rules import GRAB, POST, PRE, SECTION, SUB, INFO, START, GemMountainGame
 from tests.gem_mountain.helpers import (
     C, act, cell, layout, legal_cells, legal_names, new, obs_cell, remove, top,
 )

@@ -7,8 +7,8 @@ so it is far from everything the scenario is about.
 
 from __future__ import annotations
 
-import envs
-from envs.core.cards import Deck, standard_52
+from meeplezoo import envs
+from meeplezoo.envs.core.cards import Deck, standard_52
 
 E, NE, NW, W, SW, SE = range(6)
 PRO, A, B = 0, 1, 2

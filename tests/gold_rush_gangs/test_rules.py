@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-import envs
+from meeplezoo import envs
 from tests.gold_rush_gangs.helpers import (
     A,
     B,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import envs
+from meeplezoo import envs
 from tests.gold_rush_gangs.helpers import (
     A,
     B,

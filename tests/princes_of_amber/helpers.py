@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.princes_of_amber import cards as C
-from envs.princes_of_amber.rules import AmberGame, AmberState
+from meeplezoo.envs.princes_of_amber import cards as C
+from meeplezoo.envs.princes_of_amber.rules import AmberGame, AmberState
 
 P = {name: i for i, name in enumerate(C.PRINCE_NAMES)}
 K = C.K

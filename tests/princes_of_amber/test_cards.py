@@ -3,7 +3,7 @@ through the rules layer, the card or action played, its effect checked."""
 
 from __future__ import annotations
 
-from envs.princes_of_amber.observe import O_KNOWN, O_TOP, TOP_W
+from meeplezoo.envs.princes_of_amber.observe import O_KNOWN, O_TOP, TOP_W
 from tests.princes_of_amber.helpers import (
     END, EXILE, GUARDIAN, KING, PASS, SUPPORT, K, P, act, card, legal, noncard, position, reopen,
     total_cards,
@@ -602,7 +602,7 @@ def test_every_card_kind_and_noncard_action_has_a_scenario():
     import sys
 
     src = inspect.getsource(sys.modules[__name__])
-    from envs.princes_of_amber import cards as C
+    from meeplezoo.envs.princes_of_amber import cards as C
     for name in C.KIND_NAMES:
         assert f'"{name}"' in src, name
     for name in C.NONCARD_NAMES:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.princes_of_amber.rules import AmberGame
+from meeplezoo.envs.princes_of_amber.rules import AmberGame
 from tests.princes_of_amber.helpers import PASS, P, act, card, position
 
 

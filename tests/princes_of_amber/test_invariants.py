@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.princes_of_amber.rules import AmberGame
+from meeplezoo.envs.princes_of_amber.rules import AmberGame
 from tests.princes_of_amber.helpers import EXILE, KING
 
 
@@ -148,7 +148,7 @@ def test_observation_after_opponent_looked_at_my_hand():
     before = s.observation(1)
     act(s, P["Corwin"], card("GOSSIP"), 9)
     after = s.observation(1)
-    from envs.princes_of_amber.observe import O_KNOWN, O_TOP
+    from meeplezoo.envs.princes_of_amber.observe import O_KNOWN, O_TOP
     assert not after[O_KNOWN:O_TOP].any() and not before[O_KNOWN:O_TOP].any()
     for k in range(4):
         d = s.determinize(1, np.random.default_rng(k))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from envs.princes_of_amber.rules import AmberGame
+from meeplezoo.envs.princes_of_amber.rules import AmberGame
 from tests.princes_of_amber.helpers import (
     END, EXILE, GUARDIAN, KING, NORTH, PASS, SUPPORT, P, act, card, kind_count, legal, noncard, position,
     reopen, set_hand, total_cards,
@@ -282,7 +282,7 @@ def test_14_psychic_hold():
 
 
 def test_15_mind_probe_memory():
-    from envs.princes_of_amber.observe import O_KNOWN
+    from meeplezoo.envs.princes_of_amber.observe import O_KNOWN
     s = position(order=["Corwin", "Eric"], hands={0: ["MIND_PROBE", "FIGHT"], 1: ["FIGHT", "FIGHT", "GET_AWAY"]},
                  dice=[6, 6, 1, 1])
     s.ctrl[P["Brand"]] = 0
@@ -298,7 +298,7 @@ def test_15_mind_probe_memory():
 
 
 def test_16_look_ahead_attribution():
-    from envs.princes_of_amber.observe import O_KNOWN, O_TOP, TOP_W
+    from meeplezoo.envs.princes_of_amber.observe import O_KNOWN, O_TOP, TOP_W
     s = position(order=["Corwin", "Eric"], hands={0: ["LOOK_AHEAD"]})
     s.ctrl[P["Brand"]] = 0  # a second prince keeps p0's action phase open
     s.refresh()

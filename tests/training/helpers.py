@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import envs
+from meeplezoo import envs
 
 TINY = {
     "n_steps": 128,

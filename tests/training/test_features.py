@@ -7,12 +7,12 @@ import pytest
 import torch
 from gymnasium import spaces
 
-import envs
+from meeplezoo import envs
 from tests.training.helpers import TINY
-from training import configs
-from training.features import PlanesCNN, SymlogFlatten
-from training.league import load_policy
-from training.train import train
+from meeplezoo.training import configs
+from meeplezoo.training.features import PlanesCNN, SymlogFlatten
+from meeplezoo.training.league import load_policy
+from meeplezoo.training.train import train
 
 PLANES, ROWS, COLS, GLOBALS = 3, 4, 5, 7
 
@@ -89,7 +89,7 @@ def test_cnn_policy_trains_and_plays_legal_moves(name, tmp_path):
 def test_board_policy_scores_every_cell_with_the_same_weights():
     """Two cells with the same features and surroundings get the same
     per-cell score; the dense part is what may tell them apart."""
-    from training.policies import CellActionHead
+    from meeplezoo.training.policies import CellActionHead
 
     cells, channels = 6, 3
     head = CellActionHead(channels * cells + 2, channels, cells, [0, 1, 2, 3, 4, 5, 5 + cells, -1])
@@ -106,7 +106,7 @@ def test_board_policy_scores_every_cell_with_the_same_weights():
 
 
 def test_board_policy_trains_saves_and_reloads(tmp_path):
-    from training.policies import BoardPolicy
+    from meeplezoo.training.policies import BoardPolicy
 
     summary = train("gem_mountain", timesteps=128, config={**TINY, "features": "board", "cnn_channels": 4},
                     out=tmp_path, progress=False, final_eval=False)

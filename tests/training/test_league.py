@@ -7,9 +7,9 @@ import pytest
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from gymnasium import spaces
 
-from agents.random_agent import RandomAgent
-from agents.policy import action_probabilities
-from training.league import League, PolicyOpponent, policy_payload
+from meeplezoo.agents.random_agent import RandomAgent
+from meeplezoo.agents.policy import action_probabilities
+from meeplezoo.training.league import League, PolicyOpponent, policy_payload
 
 
 def small_policy(seed=0):

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from stable_baselines3.common.env_checker import check_env
 
-from agents.base import Agent
+from meeplezoo.agents.base import Agent
 from tests.core.toy_game import STOP, SWAP, HighCardGame
 from tests.training.helpers import game_names
-from training.league import League
-from training.selfplay import SelfPlayEnv
+from meeplezoo.training.league import League
+from meeplezoo.training.selfplay import SelfPlayEnv
 
 
 class ScriptedAgent(Agent):

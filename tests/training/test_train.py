@@ -7,13 +7,13 @@ import json
 import numpy as np
 import pytest
 
-import envs
-from envs.cli import main
+from meeplezoo import envs
+from meeplezoo.cli import main
 from tests.core.toy_game import HighCardGame
 from tests.training.helpers import TINY, game_names
-from training.evaluate import versus
-from training.league import load_policy
-from training.train import latest_checkpoint, split_config, train
+from meeplezoo.training.evaluate import versus
+from meeplezoo.training.league import load_policy
+from meeplezoo.training.train import latest_checkpoint, split_config, train
 
 
 def test_toy_run_trains_saves_reloads_and_resumes(tmp_path):
@@ -61,7 +61,7 @@ def test_every_game_tiny_run_plays_legal_moves(name, tmp_path):
     # and the greedy move is legal in fresh positions too
     state = game.new_initial_state(3)
     rng = np.random.default_rng(0)
-    from training.league import PolicyOpponent
+    from meeplezoo.training.league import PolicyOpponent
 
     agent = PolicyOpponent(policy, deterministic=True)
     for _ in range(20):
@@ -87,7 +87,7 @@ def test_cli_trains_a_registered_game(tmp_path, capsys):
 
 
 def test_benchmark_writes_its_report(tmp_path):
-    from training.benchmark import main as benchmark
+    from meeplezoo.training.benchmark import main as benchmark
 
     names = envs.names()
     if not names:
@@ -101,7 +101,7 @@ def test_benchmark_writes_its_report(tmp_path):
     assert "steps/s" in text and "| final, sampled | 2 |" in text and "| final, greedy | 2 |" in text
     record = json.loads((tmp_path / "results" / f"training_{base}.json").read_text())
     assert record["timesteps"] == 128
-    assert record["command"].startswith(f"python -m training.benchmark {names[0]} --timesteps 128")
+    assert record["command"].startswith(f"python -m meeplezoo.training.benchmark {names[0]} --timesteps 128")
     assert str(tmp_path) not in record["command"]  # where files went is not part of the result
     assert benchmark(["--summary", "--results", str(tmp_path / "results")]) == 0
     summary = (tmp_path / "results" / "training.md").read_text()

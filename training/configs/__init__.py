@@ -118,7 +118,7 @@ def ppo_kwargs(params: dict[str, Any], game=None) -> dict[str, Any]:
         planes = getattr(game, "observation_planes", None)
         if planes is None:
             raise ValueError(f"features={features!r} needs a game whose observation starts with board planes")
-        from training.features import PlanesCNN
+        from meeplezoo.training.features import PlanesCNN
 
         kwargs["policy_kwargs"]["features_extractor_class"] = PlanesCNN
         kwargs["policy_kwargs"]["features_extractor_kwargs"] = {
@@ -128,7 +128,7 @@ def ppo_kwargs(params: dict[str, Any], game=None) -> dict[str, Any]:
             cells = getattr(game, "action_cells", None)
             if cells is None:
                 raise ValueError("features='board' needs a game that declares action_cells")
-            from training.policies import BoardPolicy
+            from meeplezoo.training.policies import BoardPolicy
 
             kwargs["policy"] = BoardPolicy
             kwargs["policy_kwargs"]["action_cells"] = [int(c) for c in cells]
@@ -137,7 +137,7 @@ def ppo_kwargs(params: dict[str, Any], game=None) -> dict[str, Any]:
     elif features != "mlp":
         raise ValueError(f"features must be 'mlp', 'cnn' or 'board', got {features!r}")
     elif params["obs_transform"] == "symlog":
-        from training.features import SymlogFlatten
+        from meeplezoo.training.features import SymlogFlatten
 
         kwargs["policy_kwargs"]["features_extractor_class"] = SymlogFlatten
     elif params["obs_transform"] != "none":

@@ -1,7 +1,7 @@
 """The ``meeplezoo`` command: one entry, subcommands loaded on demand.
 
-Each subcommand lives beside the code it drives (``training.cli`` for
-``train``, ``benchmarks.cli`` for ``bench``...) and exposes ``HELP``,
+Each subcommand lives beside the code it drives (``meeplezoo.training.cli``
+for ``train``, ``meeplezoo.benchmarks.cli`` for ``bench``...) and exposes ``HELP``,
 ``add_arguments(parser)`` and ``run(args) -> int``. Only the chosen one is
 imported, so ``meeplezoo list`` never pays for torch.
 """
@@ -13,12 +13,12 @@ import importlib
 import sys
 
 SUBCOMMANDS: dict[str, str] = {
-    "list": "envs.list_cli",
-    "play": "agents.play_cli",
-    "arena": "agents.arena_cli",
-    "replay": "agents.replay_cli",
-    "train": "training.cli",
-    "bench": "benchmarks.cli",
+    "list": "meeplezoo.envs.list_cli",
+    "play": "meeplezoo.agents.play_cli",
+    "arena": "meeplezoo.agents.arena_cli",
+    "replay": "meeplezoo.agents.replay_cli",
+    "train": "meeplezoo.training.cli",
+    "bench": "meeplezoo.benchmarks.cli",
 }
 
 
