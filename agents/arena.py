@@ -47,7 +47,21 @@ class MatchResult:
     seating: list[int] = field(default_factory=list)  # agent index per seat (tournaments)
 
     def to_dict(self) -> dict:
-        d = {k: getattr(self, k) for k in ("index", "game", "seed", "agents", "returns", "ranks", "length", "truncated", "decisions", "decision_time")}
+        d = {
+            k: getattr(self, k)
+            for k in (
+                "index",
+                "game",
+                "seed",
+                "agents",
+                "returns",
+                "ranks",
+                "length",
+                "truncated",
+                "decisions",
+                "decision_time",
+            )
+        }
         d["config"] = dict(self.config)
         return d
 
@@ -80,7 +94,9 @@ def derive_seed(seed: int, *keys: int) -> int:
     return int((int(words[0]) << 32 | int(words[1])) & (2**63 - 1))
 
 
-def run_game(game, agents: Sequence[Agent], seed: int, labels: Sequence[str], record: bool = False) -> MatchResult:
+def run_game(
+    game, agents: Sequence[Agent], seed: int, labels: Sequence[str], record: bool = False
+) -> MatchResult:
     """Play one game of ``game`` (a Game) with one agent per seat."""
     n = game.num_players
     if len(agents) != n:
@@ -183,7 +199,9 @@ def schedule(num_agents: int, players: int, games: int, seed: int) -> list[tuple
             if num_agents >= players:
                 out.append(tuple(int(x) for x in rng.permutation(num_agents)[:players]))
             else:
-                base = list(range(num_agents)) + [int(x) for x in rng.integers(num_agents, size=players - num_agents)]
+                base = list(range(num_agents)) + [
+                    int(x) for x in rng.integers(num_agents, size=players - num_agents)
+                ]
                 out.append(tuple(int(base[i]) for i in rng.permutation(players)))
         return out
     tables = seatings(num_agents, players)
@@ -212,7 +230,9 @@ class _Table:
         key = (index, copy_no)
         if key not in self.instances:
             spec = self.specs[index]
-            self.instances[key] = copy.deepcopy(spec) if isinstance(spec, Agent) and copy_no else make_agent(spec)
+            self.instances[key] = (
+                copy.deepcopy(spec) if isinstance(spec, Agent) and copy_no else make_agent(spec)
+            )
         return self.instances[key]
 
     def play(self, task) -> MatchResult:
@@ -282,7 +302,9 @@ def tournament(
     if players is None and config and "num_players" in config:
         players = int(config["num_players"])
     n = players or default_players(probe.info, len(specs))
-    game = _game(game_name, {**(config or {}), "num_players": n}) if "num_players" in probe.defaults else probe
+    game = (
+        _game(game_name, {**(config or {}), "num_players": n}) if "num_players" in probe.defaults else probe
+    )
     if game.num_players != n:
         raise ValueError(f"{game.info.name} cannot seat {n} players")
     tables = schedule(len(specs), n, games, seed)
@@ -291,14 +313,24 @@ def tournament(
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     results = _run_tasks(game, specs, labels, tasks, workers, progress, backend, address)
     results.sort(key=lambda r: r.index)
-    report = TournamentResult(game=game.info.name, config=dict(game.config), players=n, agents=labels, seed=seed, matches=results)
+    report = TournamentResult(
+        game=game.info.name, config=dict(game.config), players=n, agents=labels, seed=seed, matches=results
+    )
     if out is not None:
         report.save(out)
     return report
 
 
-def _run_tasks(game, specs, labels, tasks, workers: int, progress: bool, backend: str = "local",
-               address: str | None = None) -> list[MatchResult]:
+def _run_tasks(
+    game,
+    specs,
+    labels,
+    tasks,
+    workers: int,
+    progress: bool,
+    backend: str = "local",
+    address: str | None = None,
+) -> list[MatchResult]:
     bar = _progress(len(tasks), progress, game.info.name)
     results = []
     try:

@@ -7,21 +7,39 @@ HELP = "play bots against each other and rate them (openskill)"
 
 def add_arguments(parser) -> None:
     parser.add_argument("game", help="game name, e.g. gem_mountain (see 'meeplezoo list')")
-    parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
-                        help="bots, e.g. random mcts:sims=200 ismcts:sims=100,c=1.4 policy:path=best.zip")
+    parser.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        metavar="SPEC",
+        help="bots, e.g. random mcts:sims=200 ismcts:sims=100,c=1.4 policy:path=best.zip",
+    )
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    parser.add_argument("--players", type=int, default=None,
-                        help="table size (default: all bots at one table if the game allows, else its default)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="table size (default: all bots at one table if the game allows, else its default)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE", help="game config")
     parser.add_argument("--out", default=None, help="folder for summary.json, CSVs and report.png")
-    parser.add_argument("--replays", action="store_true", help="also save every game as a replay in OUT/replays")
+    parser.add_argument(
+        "--replays", action="store_true", help="also save every game as a replay in OUT/replays"
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.add_argument("--backend", choices=("local", "ray"), default="local",
-                        help="local: this machine's processes (default); ray: Ray tasks, same results")
-    parser.add_argument("--address", default=None,
-                        help="with --backend ray: cluster to join ('auto' or ray://host:port); default: local Ray")
+    parser.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local: this machine's processes (default); ray: Ray tasks, same results",
+    )
+    parser.add_argument(
+        "--address",
+        default=None,
+        help="with --backend ray: cluster to join ('auto' or ray://host:port); default: local Ray",
+    )
 
 
 def run(args) -> int:

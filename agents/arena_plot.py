@@ -35,7 +35,9 @@ def draw_report(result) -> Image.Image:
     height = 90 + max(ROW * k + 40, cell * k)
     image = Image.new("RGB", (left_w + right_w + 20, max(height, 200)), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.text((10, 10), f"{result.game}: {len(result.matches)} games, {result.players} players", fill=INK, font=font)
+    draw.text(
+        (10, 10), f"{result.game}: {len(result.matches)} games, {result.players} players", fill=INK, font=font
+    )
 
     # ratings: ordinal (mu - 3 sigma) as a dot at mu with the interval mu ± 3 sigma
     ratings = [result.ratings[n] for n in names]
@@ -47,12 +49,16 @@ def draw_report(result) -> Image.Image:
     def x_of(v: float) -> float:
         return x0 + (v - lo) / span * (x1 - x0)
 
-    draw.text((10, 35), "rating: dot at mu, bar mu ± 3 sigma, tick at the ordinal mu - 3 sigma", fill=INK, font=font)
+    draw.text(
+        (10, 35), "rating: dot at mu, bar mu ± 3 sigma, tick at the ordinal mu - 3 sigma", fill=INK, font=font
+    )
     for i, (name, r) in enumerate(zip(names, ratings)):
         y = 60 + ROW * i + ROW // 2
         color = SEAT_COLORS[i % len(SEAT_COLORS)]
         draw.text((10, y - 6), name[:28], fill=INK, font=font)
-        draw.line([(x_of(r["mu"] - 3 * r["sigma"]), y), (x_of(r["mu"] + 3 * r["sigma"]), y)], fill=color, width=3)
+        draw.line(
+            [(x_of(r["mu"] - 3 * r["sigma"]), y), (x_of(r["mu"] + 3 * r["sigma"]), y)], fill=color, width=3
+        )
         draw.ellipse([x_of(r["mu"]) - 5, y - 5, x_of(r["mu"]) + 5, y + 5], fill=color, outline=INK)
         xo = x_of(r["ordinal"])
         draw.line([(xo, y - 8), (xo, y + 8)], fill=INK, width=2)
@@ -66,7 +72,9 @@ def draw_report(result) -> Image.Image:
     ox = left_w + 10
     draw.text((ox, 35), "head to head: row beats column (draws count half)", fill=INK, font=font)
     for j, name in enumerate(names):
-        draw.text((ox + LABEL_W + cell * j + 3, 54), name[: max(4, cell // 7)], fill=INK, font=font)  # column heads
+        draw.text(
+            (ox + LABEL_W + cell * j + 3, 54), name[: max(4, cell // 7)], fill=INK, font=font
+        )  # column heads
     for i, a in enumerate(names):
         y = 72 + cell * i
         draw.text((ox, y + cell // 2 - 6), a[:28], fill=INK, font=font)

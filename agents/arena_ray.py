@@ -29,8 +29,9 @@ def _play_chunk(game, specs, labels, chunk) -> list[MatchResult]:
     return [table.play(task) for task in chunk]
 
 
-def run_tasks_on_ray(game, specs, labels, tasks: list, workers: int, bar: Any,
-                     address: str | None = None) -> list[MatchResult]:
+def run_tasks_on_ray(
+    game, specs, labels, tasks: list, workers: int, bar: Any, address: str | None = None
+) -> list[MatchResult]:
     """Play ``tasks`` as Ray tasks (about four chunks per worker)."""
     import ray
 
@@ -38,7 +39,7 @@ def run_tasks_on_ray(game, specs, labels, tasks: list, workers: int, bar: Any,
     remote = ray.remote(_play_chunk)
     size = max(1, len(tasks) // (4 * max(1, workers)))
     shared = [ray.put(x) for x in (game, specs, labels)]
-    pending = [remote.remote(*shared, tasks[i:i + size]) for i in range(0, len(tasks), size)]
+    pending = [remote.remote(*shared, tasks[i : i + size]) for i in range(0, len(tasks), size)]
     results: list[MatchResult] = []
     while pending:
         done, pending = ray.wait(pending, num_returns=1)

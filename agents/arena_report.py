@@ -158,8 +158,17 @@ class TournamentResult:
             n = int(self.seat_games[a, seat])
             w = int(self.seat_wins[a, seat])
             lo, hi = wilson_interval(w, n)
-            out.append({"seat": seat, "games": n, "wins": w, "draws": int(self.seat_draws[a, seat]),
-                        "win_rate": w / n if n else 0.0, "ci_low": lo, "ci_high": hi})
+            out.append(
+                {
+                    "seat": seat,
+                    "games": n,
+                    "wins": w,
+                    "draws": int(self.seat_draws[a, seat]),
+                    "win_rate": w / n if n else 0.0,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                }
+            )
         return out
 
     def mean_return(self, agent: str) -> float:
@@ -189,12 +198,21 @@ class TournamentResult:
         for name in self.leaderboard():
             lo, hi = self.win_interval(name)
             r = self.ratings[name]
-            rows.append({
-                "agent": name, "ordinal": r["ordinal"], "mu": r["mu"], "sigma": r["sigma"],
-                "games": int(self.games[self._index(name)]), "win_rate": self.win_rate(name),
-                "win_ci_low": lo, "win_ci_high": hi, "draw_rate": self.draw_rate(name),
-                "mean_return": self.mean_return(name), "decision_ms": self.decision_ms(name),
-            })
+            rows.append(
+                {
+                    "agent": name,
+                    "ordinal": r["ordinal"],
+                    "mu": r["mu"],
+                    "sigma": r["sigma"],
+                    "games": int(self.games[self._index(name)]),
+                    "win_rate": self.win_rate(name),
+                    "win_ci_low": lo,
+                    "win_ci_high": hi,
+                    "draw_rate": self.draw_rate(name),
+                    "mean_return": self.mean_return(name),
+                    "decision_ms": self.decision_ms(name),
+                }
+            )
         return rows
 
     def pairwise_rows(self) -> list[dict]:
@@ -203,9 +221,16 @@ class TournamentResult:
             for b, name_b in enumerate(self.agents):
                 if a != b and self.h2h_games[a, b]:
                     g = int(self.h2h_games[a, b])
-                    rows.append({"agent": name_a, "opponent": name_b, "games": g,
-                                 "wins": int(self.h2h_wins[a, b]), "draws": int(self.h2h_draws[a, b]),
-                                 "losses": g - int(self.h2h_wins[a, b]) - int(self.h2h_draws[a, b])})
+                    rows.append(
+                        {
+                            "agent": name_a,
+                            "opponent": name_b,
+                            "games": g,
+                            "wins": int(self.h2h_wins[a, b]),
+                            "draws": int(self.h2h_draws[a, b]),
+                            "losses": g - int(self.h2h_wins[a, b]) - int(self.h2h_draws[a, b]),
+                        }
+                    )
         return rows
 
     def seat_rows(self) -> list[dict]:
@@ -213,10 +238,18 @@ class TournamentResult:
 
     def to_dict(self) -> dict:
         return {
-            "game": self.game, "config": self.config, "players": self.players, "seed": self.seed,
-            "games": len(self.matches), "agents": self.agents, "avg_length": self.avg_length,
-            "truncated_share": self.truncated_share, "ratings": self.ratings,
-            "leaderboard": self.agent_rows(), "pairwise": self.pairwise_rows(), "seats": self.seat_rows(),
+            "game": self.game,
+            "config": self.config,
+            "players": self.players,
+            "seed": self.seed,
+            "games": len(self.matches),
+            "agents": self.agents,
+            "avg_length": self.avg_length,
+            "truncated_share": self.truncated_share,
+            "ratings": self.ratings,
+            "leaderboard": self.agent_rows(),
+            "pairwise": self.pairwise_rows(),
+            "seats": self.seat_rows(),
         }
 
     def to_json(self, path=None) -> str:
@@ -230,14 +263,23 @@ class TournamentResult:
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         games = [
-            {"index": m.index, "seed": m.seed, "length": m.length, "truncated": m.truncated,
-             **{f"seat{s}": m.agents[s] for s in range(self.players)},
-             **{f"return{s}": m.returns[s] for s in range(self.players)}}
+            {
+                "index": m.index,
+                "seed": m.seed,
+                "length": m.length,
+                "truncated": m.truncated,
+                **{f"seat{s}": m.agents[s] for s in range(self.players)},
+                **{f"return{s}": m.returns[s] for s in range(self.players)},
+            }
             for m in self.matches
         ]
         written = []
-        for name, rows in (("leaderboard", self.agent_rows()), ("pairwise", self.pairwise_rows()),
-                           ("seats", self.seat_rows()), ("games", games)):
+        for name, rows in (
+            ("leaderboard", self.agent_rows()),
+            ("pairwise", self.pairwise_rows()),
+            ("seats", self.seat_rows()),
+            ("games", games),
+        ):
             path = directory / f"{name}.csv"
             with path.open("w", newline="") as fh:
                 if rows:
@@ -273,15 +315,34 @@ class TournamentResult:
         """rich Tables: leaderboard, head-to-head matrix, seat win rates."""
         from rich.table import Table
 
-        board = Table(title=f"{self.game}: {len(self.matches)} games, {self.players} players, "
-                            f"avg length {self.avg_length:.1f} actions")
-        for col in ("agent", "rating (μ-3σ)", "μ ± σ", "games", "win %", "95% CI", "draw %", "mean return", "ms/decision"):
+        board = Table(
+            title=f"{self.game}: {len(self.matches)} games, {self.players} players, "
+            f"avg length {self.avg_length:.1f} actions"
+        )
+        for col in (
+            "agent",
+            "rating (μ-3σ)",
+            "μ ± σ",
+            "games",
+            "win %",
+            "95% CI",
+            "draw %",
+            "mean return",
+            "ms/decision",
+        ):
             board.add_column(col, justify="left" if col == "agent" else "right")
         for row in self.agent_rows():
-            board.add_row(row["agent"], f"{row['ordinal']:.2f}", f"{row['mu']:.1f} ± {row['sigma']:.1f}",
-                          str(row["games"]), f"{100 * row['win_rate']:.1f}",
-                          f"{100 * row['win_ci_low']:.1f}–{100 * row['win_ci_high']:.1f}",
-                          f"{100 * row['draw_rate']:.1f}", f"{row['mean_return']:+.3f}", f"{row['decision_ms']:.2f}")
+            board.add_row(
+                row["agent"],
+                f"{row['ordinal']:.2f}",
+                f"{row['mu']:.1f} ± {row['sigma']:.1f}",
+                str(row["games"]),
+                f"{100 * row['win_rate']:.1f}",
+                f"{100 * row['win_ci_low']:.1f}–{100 * row['win_ci_high']:.1f}",
+                f"{100 * row['draw_rate']:.1f}",
+                f"{row['mean_return']:+.3f}",
+                f"{row['decision_ms']:.2f}",
+            )
         matrix = Table(title="head to head: row's wins / draws / losses against column")
         matrix.add_column("")
         for name in self.agents:
@@ -301,9 +362,15 @@ class TournamentResult:
         for s in range(self.players):
             seats.add_column(f"seat {s}", justify="right")
         for name in self.agents:
-            seats.add_row(name, *(
-                f"{100 * r['win_rate']:.0f} ({100 * r['ci_low']:.0f}–{100 * r['ci_high']:.0f}) n={r['games']}"
-                if r["games"] else "—" for r in self.seat_win_rates(name)))
+            seats.add_row(
+                name,
+                *(
+                    f"{100 * r['win_rate']:.0f} ({100 * r['ci_low']:.0f}–{100 * r['ci_high']:.0f}) n={r['games']}"
+                    if r["games"]
+                    else "—"
+                    for r in self.seat_win_rates(name)
+                ),
+            )
         return [board, matrix, seats]
 
     def print(self, console=None) -> None:

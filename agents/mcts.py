@@ -160,7 +160,13 @@ class MCTSAgent(Agent):
     name = "mcts"
     needs_view = True
 
-    def __init__(self, seed: int | None = None, sims: int = 200, c: float = 1.4, depth: int | str | None = DEFAULT_DEPTH):
+    def __init__(
+        self,
+        seed: int | None = None,
+        sims: int = 200,
+        c: float = 1.4,
+        depth: int | str | None = DEFAULT_DEPTH,
+    ):
         if isinstance(depth, str) and depth.lower() in ("none", "null", "inf", "end"):
             depth = None
         if int(sims) < 1:

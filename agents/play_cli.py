@@ -19,7 +19,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE", help="game config")
     parser.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")
     parser.add_argument("--hotseat", action="store_true", help="every seat is a person at this keyboard")
-    parser.add_argument("--opponent", default="random", help="bot for the other seats, e.g. random or mcts:sims=100")
+    parser.add_argument(
+        "--opponent", default="random", help="bot for the other seats, e.g. random or mcts:sims=100"
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed for the game and the bots")
 
 

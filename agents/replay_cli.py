@@ -11,12 +11,22 @@ def add_arguments(parser) -> None:
     parser.add_argument("file", help="replay JSON written by the arena or env.replay_record().save()")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait between moves")
     parser.add_argument("--step", action="store_true", help="wait for Enter after each move (q to quit)")
-    parser.add_argument("--viewer", type=int, default=None, help="show the board from this seat (default: everything)")
+    parser.add_argument(
+        "--viewer", type=int, default=None, help="show the board from this seat (default: everything)"
+    )
     parser.add_argument("--start", type=int, default=0, help="first move to show (skip the ones before)")
 
 
-def show(record, delay: float = 0.0, step: bool = False, viewer: int | None = None, start: int = 0,
-         output_fn=print, input_fn=input, sleep=time.sleep) -> int:
+def show(
+    record,
+    delay: float = 0.0,
+    step: bool = False,
+    viewer: int | None = None,
+    start: int = 0,
+    output_fn=print,
+    input_fn=input,
+    sleep=time.sleep,
+) -> int:
     """Print the positions of ``record`` from move ``start`` on (the final
     one always); returns how many positions were shown."""
     from meeplezoo.envs.core.replay import replay_states
@@ -58,7 +68,13 @@ def run(args) -> int:
     from meeplezoo.envs.core.replay import ReplayRecord
 
     try:
-        show(ReplayRecord.load(args.file), delay=args.delay, step=args.step, viewer=args.viewer, start=args.start)
+        show(
+            ReplayRecord.load(args.file),
+            delay=args.delay,
+            step=args.step,
+            viewer=args.viewer,
+            start=args.start,
+        )
     except BrokenPipeError:  # piped into head/less that closed early
         pass
     return 0

@@ -25,9 +25,11 @@ def module_dir(path: str | Path, module: str = "main") -> Path:
         path / "learner_group" / "learner" / "rl_module" / module,
         path / "checkpoint" / "learner_group" / "learner" / "rl_module" / module,
     ):
-        if (candidate / "module_state").exists() or (candidate / "module_state.pt").exists() or (
-            candidate / "class_and_ctor_args.pkl"
-        ).exists():
+        if (
+            (candidate / "module_state").exists()
+            or (candidate / "module_state.pt").exists()
+            or (candidate / "class_and_ctor_args.pkl").exists()
+        ):
             return candidate
     raise ValueError(f"no RLlib module {module!r} found under {path}")
 
@@ -48,8 +50,9 @@ class RLlibPolicyAgent(Agent):
 
     name = "rllib"
 
-    def __init__(self, seed: int | None = None, path: str | None = None, module: str = "main",
-                 deterministic=True):
+    def __init__(
+        self, seed: int | None = None, path: str | None = None, module: str = "main", deterministic=True
+    ):
         if path is None:
             raise ValueError("rllib needs path=<run folder or checkpoint>")
         deterministic = _to_bool(deterministic)
@@ -65,8 +68,12 @@ class RLlibPolicyAgent(Agent):
             self._module = load_module(self.path, self.module_id)
         mask = np.asarray(observation["action_mask"], dtype=np.float32)
         obs = np.asarray(observation["observation"], dtype=np.float32).reshape(1, -1)
-        batch = {Columns.OBS: {"observation": torch.from_numpy(obs),
-                               "action_mask": torch.from_numpy(mask.reshape(1, -1))}}
+        batch = {
+            Columns.OBS: {
+                "observation": torch.from_numpy(obs),
+                "action_mask": torch.from_numpy(mask.reshape(1, -1)),
+            }
+        }
         with torch.no_grad():
             logits = self._module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0].double().numpy()
         legal = np.flatnonzero(mask > 0)

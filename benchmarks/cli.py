@@ -9,21 +9,33 @@ HELP = "time each game's step loop beside PettingZoo classic peers and an API fl
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", nargs="+", metavar="NAME",
-                        help="games, peers (e.g. chess_v6) or 'floor' to time; default: all. "
-                             "connect_four_v3 and the floor are always added for the ratios")
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        metavar="NAME",
+        help="games, peers (e.g. chess_v6) or 'floor' to time; default: all. "
+        "connect_four_v3 and the floor are always added for the ratios",
+    )
     parser.add_argument("--quick", action="store_true", help="short repeats: under a minute, for smoke tests")
     parser.add_argument("--repeats", type=int, default=None, help="timed repeats per figure (at least 5)")
     parser.add_argument("--seconds", type=float, default=None, help="seconds per repeat of a step loop")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
-                        help="cpu: this process's CPU time (steady on a busy machine); wall: elapsed time")
+    parser.add_argument(
+        "--clock",
+        choices=["cpu", "wall"],
+        default="cpu",
+        help="cpu: this process's CPU time (steady on a busy machine); wall: elapsed time",
+    )
     parser.add_argument("--json", metavar="FILE", help="write the full report as JSON")
     parser.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
-    parser.add_argument("--profile", metavar="GAME",
-                        help="instead of timing, profile GAME's AEC and rules loops and print the hot spots")
-    parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
-                        help="game config for --profile")
+    parser.add_argument(
+        "--profile",
+        metavar="GAME",
+        help="instead of timing, profile GAME's AEC and rules loops and print the hot spots",
+    )
+    parser.add_argument(
+        "--config", nargs="*", default=[], metavar="KEY=VALUE", help="game config for --profile"
+    )
 
 
 def _command(args: argparse.Namespace) -> str:
@@ -62,7 +74,9 @@ def run(args: argparse.Namespace) -> int:
 
         print(profile(args.profile, parse_config(args.config), seed=args.seed))
         return 0
-    settings = Settings.quick(args.seed, args.clock) if args.quick else Settings(seed=args.seed, clock=args.clock)
+    settings = (
+        Settings.quick(args.seed, args.clock) if args.quick else Settings(seed=args.seed, clock=args.clock)
+    )
     if args.repeats is not None:
         if args.repeats < 5:
             raise ValueError("--repeats must be at least 5 (median and spread need them)")
@@ -75,7 +89,10 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"[yellow]skipping peer {name}: {why}[/]")
     with console.status("measuring") as status:
         result = suite.run(
-            subjects, settings, skipped, _command(args),
+            subjects,
+            settings,
+            skipped,
+            _command(args),
             on_progress=status.update,
         )
     report.print_table(result, Console(width=max(Console().width, 150)))

@@ -21,7 +21,9 @@ def _top(profiler: cProfile.Profile, limit: int) -> str:
     return out.getvalue()
 
 
-def profile(name: str, config: dict | None = None, steps: int = 20_000, seed: int = 0, limit: int = 25) -> str:
+def profile(
+    name: str, config: dict | None = None, steps: int = 20_000, seed: int = 0, limit: int = 25
+) -> str:
     """Text report of the hot spots of ``steps`` random AEC and rules steps."""
     config = config or {}
     name = envs.resolve(name)
@@ -29,10 +31,14 @@ def profile(name: str, config: dict | None = None, steps: int = 20_000, seed: in
     game = envs.make_game(name, **config)
     play_aec(env, steps // 10, seed)  # warm-up
     parts = []
-    for title, work in (("AEC loop", lambda: play_aec(env, steps, seed)),
-                        ("rules loop", lambda: play_rules(game, steps, seed))):
+    for title, work in (
+        ("AEC loop", lambda: play_aec(env, steps, seed)),
+        ("rules loop", lambda: play_rules(game, steps, seed)),
+    ):
         profiler = cProfile.Profile()
         profiler.runcall(work)
-        parts.append(f"=== {name} {config or ''} {title}: {steps} steps, top {limit} by own time ===\n"
-                     + _top(profiler, limit))
+        parts.append(
+            f"=== {name} {config or ''} {title}: {steps} steps, top {limit} by own time ===\n"
+            + _top(profiler, limit)
+        )
     return "\n".join(parts)

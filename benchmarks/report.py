@@ -49,8 +49,9 @@ def add_ratios(results: list[dict[str, Any]]) -> None:
         base = by_name.get(ref, {}).get("aec")
         for r in results:
             if "aec" in r:
-                r[key] = None if not base else summary(
-                    [a / b for a, b in zip(r["aec"]["values"], base["values"])])
+                r[key] = (
+                    None if not base else summary([a / b for a, b in zip(r["aec"]["values"], base["values"])])
+                )
 
 
 def targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -61,16 +62,24 @@ def targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         if r.get("vs_baseline") is not None:
             ratio = r["vs_baseline"]["median"]
-            out.append({
-                "subject": r["label"], "target": f"AEC >= {AEC_TARGET_VS_BASELINE:g}x {BASELINE}",
-                "value": f"{ratio:.2f}x", "met": ratio >= AEC_TARGET_VS_BASELINE,
-            })
+            out.append(
+                {
+                    "subject": r["label"],
+                    "target": f"AEC >= {AEC_TARGET_VS_BASELINE:g}x {BASELINE}",
+                    "value": f"{ratio:.2f}x",
+                    "met": ratio >= AEC_TARGET_VS_BASELINE,
+                }
+            )
         goal = RULES_TARGETS.get(r["name"])
         if goal and r.get("rules"):
-            out.append({
-                "subject": r["label"], "target": f"rules >= {goal:,} steps/s",
-                "value": f"{r['rules']['median']:,.0f}", "met": r["rules"]["median"] >= goal,
-            })
+            out.append(
+                {
+                    "subject": r["label"],
+                    "target": f"rules >= {goal:,} steps/s",
+                    "value": f"{r['rules']['median']:,.0f}",
+                    "met": r["rules"]["median"] >= goal,
+                }
+            )
     return out
 
 
@@ -87,8 +96,20 @@ def _ratio(x: dict | None) -> str:
     return "-" if x is None else f"{x['median']:.2f}"
 
 
-COLUMNS = ["subject", "AEC steps/s", "x c4", "x floor", "rules steps/s", "observe us",
-           "obs us", "mask us", "reset us", "clone us", "env KiB", "obs bytes"]
+COLUMNS = [
+    "subject",
+    "AEC steps/s",
+    "x c4",
+    "x floor",
+    "rules steps/s",
+    "observe us",
+    "obs us",
+    "mask us",
+    "reset us",
+    "clone us",
+    "env KiB",
+    "obs bytes",
+]
 
 
 def rows(results: list[dict[str, Any]]) -> list[list[str]]:
@@ -98,18 +119,32 @@ def rows(results: list[dict[str, Any]]) -> list[list[str]]:
             out.append([r["label"], f"error: {r['error']}"] + [""] * (len(COLUMNS) - 2))
             continue
         c = r["costs_s"]
-        out.append([
-            r["label"], _rate(r["aec"]), _ratio(r.get("vs_baseline")), _ratio(r.get("vs_floor")),
-            _rate(r.get("rules")), _us(c, "observe"), _us(c, "observation"), _us(c, "mask"),
-            _us(c, "reset"), _us(c, "clone"), f"{r['memory_bytes'] / 1024:.1f}", str(r["observation_bytes"]),
-        ])
+        out.append(
+            [
+                r["label"],
+                _rate(r["aec"]),
+                _ratio(r.get("vs_baseline")),
+                _ratio(r.get("vs_floor")),
+                _rate(r.get("rules")),
+                _us(c, "observe"),
+                _us(c, "observation"),
+                _us(c, "mask"),
+                _us(c, "reset"),
+                _us(c, "clone"),
+                f"{r['memory_bytes'] / 1024:.1f}",
+                str(r["observation_bytes"]),
+            ]
+        )
     return out
 
 
 def configs(results: list[dict[str, Any]]) -> list[tuple[str, str]]:
     """(label, config) for each subject not run with its defaults."""
-    return [(r["label"], " ".join(f"{k}={v}" for k, v in sorted(r["config"].items())))
-            for r in results if r["config"]]
+    return [
+        (r["label"], " ".join(f"{k}={v}" for k, v in sorted(r["config"].items())))
+        for r in results
+        if r["config"]
+    ]
 
 
 def print_table(report: dict[str, Any], console=None) -> None:
@@ -136,15 +171,19 @@ def markdown(report: dict[str, Any]) -> str:
     m = report["machine"]
     s = report["settings"]
     lines = [
-        "# Step-loop throughput", "",
-        f"Made by `{report['command']}` on {report['date']}.", "",
+        "# Step-loop throughput",
+        "",
+        f"Made by `{report['command']}` on {report['date']}.",
+        "",
         f"Machine: {m['cpu']}, {m['usable_cores']} usable of {m['cores']} cores, "
         f"{m['implementation']} {m['python']} on {m['platform']}.  ",
         "Packages: " + ", ".join(f"{k} {v}" for k, v in m["packages"].items()) + ".  ",
         f"Settings: seed {s['seed']}, {s['repeats']} repeats of {s['repeat_seconds']} s per loop, "
         f"warm-up {s['warmup_seconds']} s, {s['call_seconds']} s per cost repeat, "
-        f"{s['positions']} sampled positions, clock {s['clock']}.", "",
-        "## Results (medians; min and max in the JSON)", "",
+        f"{s['positions']} sampled positions, clock {s['clock']}.",
+        "",
+        "## Results (medians; min and max in the JSON)",
+        "",
         "| " + " | ".join(COLUMNS) + " |",
         "|" + "|".join(["---"] + ["---:"] * (len(COLUMNS) - 1)) + "|",
     ]
@@ -153,8 +192,10 @@ def markdown(report: dict[str, Any]) -> str:
     lines += [f"- {label}: `{config}`" for label, config in configs(report["results"])]
     if report["targets"]:
         lines += ["", "## Targets", ""]
-        lines += [f"- {t['subject']}: {t['target']}: {t['value']}, **{'met' if t['met'] else 'missed'}**"
-                  for t in report["targets"]]
+        lines += [
+            f"- {t['subject']}: {t['target']}: {t['value']}, **{'met' if t['met'] else 'missed'}**"
+            for t in report["targets"]
+        ]
     if report["skipped"]:
         lines += ["", "## Skipped", ""] + [f"- {k}: {v}" for k, v in report["skipped"].items()]
     lines += ["", "## Method", "", METHOD.format(**s), ""]

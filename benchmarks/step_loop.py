@@ -168,22 +168,36 @@ class SubjectBench:
         self.costs: dict[str, Workload] = {}
         aec_rate = self.loops["aec"].units / settings.repeat_seconds
         decisions = max(20, int(aec_rate * settings.call_seconds))
-        self.costs["observe"] = Workload(lambda n: observe_seconds(env, n, seed), "self",
-                                         settings.call_seconds, settings, units=decisions)
+        self.costs["observe"] = Workload(
+            lambda n: observe_seconds(env, n, seed), "self", settings.call_seconds, settings, units=decisions
+        )
         reset_env = subject.make_env()
-        self.costs["reset"] = Workload(calls_over(lambda s: reset_env.reset(seed=s), list(range(seed, seed + 8))),
-                                       "call", settings.call_seconds, settings)
+        self.costs["reset"] = Workload(
+            calls_over(lambda s: reset_env.reset(seed=s), list(range(seed, seed + 8))),
+            "call",
+            settings.call_seconds,
+            settings,
+        )
         if subject.make_game is not None:
             game = subject.make_game()
-            self.loops["rules"] = Workload(lambda n: play_rules(game, n, seed), "second",
-                                           settings.repeat_seconds, settings)
+            self.loops["rules"] = Workload(
+                lambda n: play_rules(game, n, seed), "second", settings.repeat_seconds, settings
+            )
             states = _state_positions(game, settings.positions, seed)
-            for key, op in (("observation", lambda s: s.observation(s.current_player)),
-                            ("mask", lambda s: s.legal_action_mask())):
-                self.costs[key] = Workload(lambda n, op=op: fresh_call_seconds(op, states, n), "self",
-                                           settings.call_seconds, settings, units=self._fresh_calls(states))
-            self.costs["clone"] = Workload(calls_over(lambda s: s.clone(), states), "call",
-                                           settings.call_seconds, settings)
+            for key, op in (
+                ("observation", lambda s: s.observation(s.current_player)),
+                ("mask", lambda s: s.legal_action_mask()),
+            ):
+                self.costs[key] = Workload(
+                    lambda n, op=op: fresh_call_seconds(op, states, n),
+                    "self",
+                    settings.call_seconds,
+                    settings,
+                    units=self._fresh_calls(states),
+                )
+            self.costs["clone"] = Workload(
+                calls_over(lambda s: s.clone(), states), "call", settings.call_seconds, settings
+            )
         self.memory_bytes = env_memory(subject.make_env, seed)
         self.observation_bytes, self.mask_bytes = observation_bytes(subject.make_env, seed)
 

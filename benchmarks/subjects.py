@@ -56,8 +56,11 @@ def heaviest_config(name: str, game_cls) -> dict[str, Any]:
     info = game_cls.info
     if info.max_players == info.default_players:
         return {}
-    configs = [c for c in getattr(game_cls, "test_configs", []) or []
-               if c.get("num_players", info.default_players) == info.max_players]
+    configs = [
+        c
+        for c in getattr(game_cls, "test_configs", []) or []
+        if c.get("num_players", info.default_players) == info.max_players
+    ]
     if configs:
         return dict(max(configs, key=len))
     return {"num_players": info.max_players}
@@ -68,7 +71,9 @@ def game_configs(name: str, game_cls) -> list[dict[str, Any]]:
     heavy = heaviest_config(name, game_cls)
     default_players = game_cls.info.default_players
     defaults = dict(game_cls.defaults)
-    same = all(defaults.get(k, default_players if k == "num_players" else None) == v for k, v in heavy.items())
+    same = all(
+        defaults.get(k, default_players if k == "num_players" else None) == v for k, v in heavy.items()
+    )
     return [{}] if same else [{}, heavy]
 
 

@@ -21,8 +21,13 @@ _ROOT = str(Path(__file__).resolve().parent.parent) + os.sep
 def _error(subject: Subject, exc: Exception) -> dict[str, Any]:
     """The subject with its error (paths shown relative to the project)."""
     text = f"{type(exc).__name__}: {exc}".replace(_ROOT, "")
-    return {"name": subject.name, "label": subject.label, "kind": subject.kind,
-            "config": subject.config, "error": text}
+    return {
+        "name": subject.name,
+        "label": subject.label,
+        "kind": subject.kind,
+        "config": subject.config,
+        "error": text,
+    }
 
 
 def run(

@@ -31,15 +31,24 @@ class Settings:
     @classmethod
     def quick(cls, seed: int = 0, clock: str = "cpu") -> "Settings":
         return cls(
-            repeats=5, repeat_seconds=0.03, warmup_seconds=0.015, call_seconds=0.008,
-            positions=12, seed=seed, clock=clock,
+            repeats=5,
+            repeat_seconds=0.03,
+            warmup_seconds=0.015,
+            call_seconds=0.008,
+            positions=12,
+            seed=seed,
+            clock=clock,
         )
 
 
 def summary(values: list[float]) -> dict:
     """Median, min, max, and every repeat's value (in run order)."""
-    return {"median": statistics.median(values), "min": min(values), "max": max(values),
-            "values": list(values)}
+    return {
+        "median": statistics.median(values),
+        "min": min(values),
+        "max": max(values),
+        "values": list(values),
+    }
 
 
 def size_for(run: Callable[[int], object], seconds: float, warmup: float, clock: Callable[[], float]) -> int:
@@ -63,8 +72,14 @@ class Workload:
     costs that must be timed call by call).
     """
 
-    def __init__(self, run: Callable[[int], object], per: str, seconds: float, settings: Settings,
-                 units: int | None = None) -> None:
+    def __init__(
+        self,
+        run: Callable[[int], object],
+        per: str,
+        seconds: float,
+        settings: Settings,
+        units: int | None = None,
+    ) -> None:
         self.run, self.per = run, per
         self.clock = CLOCKS[settings.clock]
         self.units = units or size_for(run, seconds, min(settings.warmup_seconds, seconds), self.clock)

@@ -22,12 +22,16 @@ def game_rows() -> list[dict]:
             {
                 "game": name,
                 "title": info.title,
-                "players": f"{info.min_players}-{info.max_players}" if info.min_players != info.max_players else str(info.min_players),
+                "players": f"{info.min_players}-{info.max_players}"
+                if info.min_players != info.max_players
+                else str(info.min_players),
                 "default_players": info.default_players,
                 "hidden_information": info.hidden_information,
                 "chance": info.chance,
                 "actions": game.num_actions,
-                "observation": "x".join(map(str, game.observation_shape)) + " " + np.dtype(game.observation_dtype).name,
+                "observation": "x".join(map(str, game.observation_shape))
+                + " "
+                + np.dtype(game.observation_dtype).name,
                 "rules": info.rules_page,
             }
         )
@@ -49,8 +53,14 @@ def run(args) -> int:
         table.add_column(col)
     for r in rows:
         table.add_row(
-            r["game"], r["title"], r["players"], "yes" if r["hidden_information"] else "no",
-            "yes" if r["chance"] else "no", str(r["actions"]), r["observation"], r["rules"],
+            r["game"],
+            r["title"],
+            r["players"],
+            "yes" if r["hidden_information"] else "no",
+            "yes" if r["chance"] else "no",
+            str(r["actions"]),
+            r["observation"],
+            r["rules"],
         )
     console = Console()
     if not console.is_terminal:  # piped: don't squeeze the table to 80 columns

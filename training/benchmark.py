@@ -58,11 +58,25 @@ def run(args: argparse.Namespace) -> dict:
     out = Path(args.out or f"runs/benchmark_{base}")
     from meeplezoo.cli import parse_config
 
-    config = {"final_games": 0, "eval_every": args.eval_every, "eval_games": 40, "eval_mcts_games": 0,
-              **parse_config(args.config)}
+    config = {
+        "final_games": 0,
+        "eval_every": args.eval_every,
+        "eval_games": 40,
+        "eval_mcts_games": 0,
+        **parse_config(args.config),
+    }
     wall0, cpu0 = time.perf_counter(), cpu_seconds()
-    summary = train(name, players=args.players, timesteps=args.timesteps, n_envs=args.envs, config=config,
-                    out=out, seed=args.seed, progress=False, final_eval=False)
+    summary = train(
+        name,
+        players=args.players,
+        timesteps=args.timesteps,
+        n_envs=args.envs,
+        config=config,
+        out=out,
+        seed=args.seed,
+        progress=False,
+        final_eval=False,
+    )
     train_wall, train_cpu = time.perf_counter() - wall0, cpu_seconds() - cpu0
     rules = envs.make_game(name, **summary["run"]["game_config"])
     models = {"final": summary["final_model"]}
@@ -74,7 +88,8 @@ def run(args: argparse.Namespace) -> dict:
         # the policy as trained (sampling) is the headline; the final model's argmax is shown beside it
         for greedy in (False, True) if label == "final" else (False,):
             evaluations[f"{label}, {'greedy' if greedy else 'sampled'}"] = versus(
-                rules, policy, "random", args.games, seed=args.seed + 10_000, deterministic=greedy)
+                rules, policy, "random", args.games, seed=args.seed + 10_000, deterministic=greedy
+            )
     record = {
         "game": name,
         "players": rules.num_players,
@@ -151,7 +166,9 @@ def describe_settings(h: dict) -> str:
 def final_evaluations(record: dict) -> tuple[dict, dict | None]:
     """The final model's sampled evaluation (the headline) and its greedy one."""
     evaluations = record["evaluations"]
-    sampled = evaluations.get("final, sampled") or evaluations.get("final") or next(iter(evaluations.values()))
+    sampled = (
+        evaluations.get("final, sampled") or evaluations.get("final") or next(iter(evaluations.values()))
+    )
     return sampled, evaluations.get("final, greedy")
 
 
@@ -167,9 +184,14 @@ def write_summary(folder: Path) -> Path:
         s = record["stats"]
         lo, hi = r["win_ci95"] if "win_ci95" in r else (None, None)
         base = record["game"].rsplit("_v", 1)[0]
-        settings = {**record.get("game_config", {}), **{
-            k: v for k, v in record.get("run_overrides", {}).items()
-            if k not in ("final_games", "eval_every", "eval_games", "eval_mcts_games")}}
+        settings = {
+            **record.get("game_config", {}),
+            **{
+                k: v
+                for k, v in record.get("run_overrides", {}).items()
+                if k not in ("final_games", "eval_every", "eval_games", "eval_mcts_games")
+            },
+        }
         rows.append(
             f"| [{base}](training_{base}.md) | {record['players']} | {record['timesteps']:,} "
             f"| {record['train_cpu_seconds'] / 60:.1f} | {record['timesteps'] / max(record['train_cpu_seconds'], 1e-9):.0f} "
@@ -203,7 +225,9 @@ def write_summary(folder: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m meeplezoo.training.benchmark", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m meeplezoo.training.benchmark", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("game", nargs="?")
     parser.add_argument("--summary", action="store_true", help="only rebuild training.md from the JSON files")
     parser.add_argument("--players", type=int)

@@ -26,7 +26,9 @@ class LeagueCallback(BaseCallback):
 
     def _on_training_start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.last_snapshot = (self.num_timesteps // self.snapshot_every) * self.snapshot_every if self.snapshot_every else 0
+        self.last_snapshot = (
+            (self.num_timesteps // self.snapshot_every) * self.snapshot_every if self.snapshot_every else 0
+        )
 
     def _on_rollout_start(self) -> None:
         self.training_env.env_method("set_current", policy_payload(self.model.policy))
@@ -47,7 +49,12 @@ class EvalCallback(BaseCallback):
     ``best_model.zip`` when the mean score rate beats the best so far."""
 
     def __init__(
-        self, game, out: Path, eval_every: int, opponents: list[tuple[str, int]], seed: int = 0,
+        self,
+        game,
+        out: Path,
+        eval_every: int,
+        opponents: list[tuple[str, int]],
+        seed: int = 0,
         deterministic: bool = False,
     ) -> None:
         super().__init__()
@@ -78,7 +85,14 @@ class EvalCallback(BaseCallback):
         for k, (spec, games) in enumerate(self.opponents):
             if games <= 0:
                 continue
-            r = versus(self.game, self.model.policy, spec, games, seed=self.seed + k, deterministic=self.deterministic)
+            r = versus(
+                self.game,
+                self.model.policy,
+                spec,
+                games,
+                seed=self.seed + k,
+                deterministic=self.deterministic,
+            )
             name = spec.split(":")[0]
             for key in ("win_rate", "score_rate", "mean_return", "rating"):
                 if key in r:

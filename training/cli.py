@@ -10,10 +10,15 @@ HELP = "train an agent by self-play (MaskablePPO, or RLlib PPO on Ray), then pla
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", nargs="?", help="game name, e.g. gem_mountain (optional with --resume)")
     parser.add_argument("--players", type=int, help="number of players (default: the game's default)")
-    parser.add_argument("--timesteps", type=int, default=20_000, help="learner steps to train (more, with --resume)")
+    parser.add_argument(
+        "--timesteps", type=int, default=20_000, help="learner steps to train (more, with --resume)"
+    )
     parser.add_argument("--envs", type=int, default=1, help="parallel envs (worker processes when > 1)")
     parser.add_argument(
-        "--config", nargs="*", default=[], metavar="KEY=VALUE",
+        "--config",
+        nargs="*",
+        default=[],
+        metavar="KEY=VALUE",
         help="game settings and training settings (see training/configs), e.g. ent_coef=0.02",
     )
     parser.add_argument("--out", help="run folder (default runs/<game>; with --resume, that run's folder)")
@@ -22,11 +27,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eval-games", type=int, help="games against random per evaluation")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    parser.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
-                        help="sb3: MaskablePPO in this process (default); rllib: PPO on Ray RLlib")
-    parser.add_argument("--address", help="rllib: Ray cluster to join ('auto' or ray://host:port); "
-                                          "default: start a local Ray instance")
-    parser.add_argument("--num-env-runners", type=int, default=1, help="rllib: env-runner actors sampling games")
+    parser.add_argument(
+        "--backend",
+        choices=("sb3", "rllib"),
+        default="sb3",
+        help="sb3: MaskablePPO in this process (default); rllib: PPO on Ray RLlib",
+    )
+    parser.add_argument(
+        "--address",
+        help="rllib: Ray cluster to join ('auto' or ray://host:port); default: start a local Ray instance",
+    )
+    parser.add_argument(
+        "--num-env-runners", type=int, default=1, help="rllib: env-runner actors sampling games"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,10 +56,18 @@ def run(args: argparse.Namespace) -> int:
     if args.backend == "rllib":
         return run_rllib(args, console)
     summary = train(
-        game=args.game, players=args.players, timesteps=args.timesteps, n_envs=args.envs,
-        config=parse_config(args.config), out=args.out, resume=args.resume,
-        eval_every=args.eval_every, eval_games=args.eval_games, seed=args.seed,
-        progress=not args.no_progress, console=console,
+        game=args.game,
+        players=args.players,
+        timesteps=args.timesteps,
+        n_envs=args.envs,
+        config=parse_config(args.config),
+        out=args.out,
+        resume=args.resume,
+        eval_every=args.eval_every,
+        eval_games=args.eval_games,
+        seed=args.seed,
+        progress=not args.no_progress,
+        console=console,
     )
     s = summary["stats"]
     console.print(
@@ -72,15 +93,25 @@ def run_rllib(args: argparse.Namespace, console) -> int:
         from pathlib import Path
 
         saved = json.loads((Path(args.resume) / "rllib_run.json").read_text())["settings"]
-        settings = RLlibSettings(**{**saved, "hidden": tuple(saved["hidden"]), "num_env_runners": args.num_env_runners})
+        settings = RLlibSettings(
+            **{**saved, "hidden": tuple(saved["hidden"]), "num_env_runners": args.num_env_runners}
+        )
     else:
         if not args.game:
             raise ValueError("name a game (or --resume a run folder)")
-        settings = RLlibSettings.from_overrides(args.game, args.players, parse_config(args.config), args.seed,
-                                                args.num_env_runners)
+        settings = RLlibSettings.from_overrides(
+            args.game, args.players, parse_config(args.config), args.seed, args.num_env_runners
+        )
         out = out or f"runs/{settings.game}_rllib"
-    summary = train_rllib(settings, args.timesteps, out, resume=bool(args.resume), address=args.address,
-                          progress=not args.no_progress, log=console.print)
+    summary = train_rllib(
+        settings,
+        args.timesteps,
+        out,
+        resume=bool(args.resume),
+        address=args.address,
+        progress=not args.no_progress,
+        log=console.print,
+    )
     result = evaluate_rllib(out, settings, games=args.eval_games or 40, seed=args.seed)
     result.print(console)
     console.print(f"rllib: {summary['env_steps']} env steps in total; run folder {out}")

@@ -21,10 +21,20 @@ def versus(game: Game, policy, opponent: str, games: int, seed: int = 0, determi
     ``opponent_rating``)."""
     n = game.num_players
     if games <= 0:
-        return {"opponent": opponent, "players": n, "games": 0, "wins": 0, "draws": 0, "losses": 0,
-                "win_rate": 0.0, "win_ci95": [0.0, 1.0], "score_rate": 0.0, "score_ci95": [0.0, 1.0],
-                "mean_return": 0.0,
-                "mean_length": 0.0}
+        return {
+            "opponent": opponent,
+            "players": n,
+            "games": 0,
+            "wins": 0,
+            "draws": 0,
+            "losses": 0,
+            "win_rate": 0.0,
+            "win_ci95": [0.0, 1.0],
+            "score_rate": 0.0,
+            "score_ci95": [0.0, 1.0],
+            "mean_return": 0.0,
+            "mean_length": 0.0,
+        }
     entrants = [PolicyOpponent(policy, deterministic=deterministic, label="policy")] + [opponent] * (n - 1)
     result = tournament(game, entrants, games, players=n, seed=seed, workers=1, progress=False)
     wins = int(result.wins[0])

@@ -55,16 +55,22 @@ class PlanesCNN(BaseFeaturesExtractor):
         total = get_flattened_obs_dim(observation_space)
         board = n_planes * rows * cols
         if board > total:
-            raise ValueError(f"{n_planes} planes of {rows}x{cols} do not fit an observation of {total} values")
+            raise ValueError(
+                f"{n_planes} planes of {rows}x{cols} do not fit an observation of {total} values"
+            )
         n_globals = total - board
-        super().__init__(observation_space, out_channels * rows * cols + (global_features if n_globals else 0))
+        super().__init__(
+            observation_space, out_channels * rows * cols + (global_features if n_globals else 0)
+        )
         self.shape, self.board, self.n_globals = (n_planes, rows, cols), board, n_globals
         self.out_channels, self.cells = out_channels, rows * cols
         self.conv_in = torch.nn.Conv2d(n_planes, channels, 3, padding=1)
         self.convs = torch.nn.Sequential(
             torch.nn.ReLU(),
-            torch.nn.Conv2d(channels, channels, 3, padding=1), torch.nn.ReLU(),
-            torch.nn.Conv2d(channels, out_channels, 1), torch.nn.ReLU(),
+            torch.nn.Conv2d(channels, channels, 3, padding=1),
+            torch.nn.ReLU(),
+            torch.nn.Conv2d(channels, out_channels, 1),
+            torch.nn.ReLU(),
             torch.nn.Flatten(),
         )
         if n_globals:

@@ -62,9 +62,14 @@ class BoardPolicy(MaskableActorCriticPolicy):
         super()._build(lr_schedule)
         extractor = self.pi_features_extractor
         if self.mlp_extractor.latent_dim_pi != extractor.features_dim:
-            raise ValueError('BoardPolicy needs net_arch={"pi": [], "vf": [...]}: the head reads the cell features')
+            raise ValueError(
+                'BoardPolicy needs net_arch={"pi": [], "vf": [...]}: the head reads the cell features'
+            )
         self.action_net = CellActionHead(
-            self.mlp_extractor.latent_dim_pi, extractor.out_channels, extractor.cells, self.action_cells,
+            self.mlp_extractor.latent_dim_pi,
+            extractor.out_channels,
+            extractor.cells,
+            self.action_cells,
         )
         if self.ortho_init:
             self.action_net.apply(lambda m: self.init_weights(m, gain=0.01))

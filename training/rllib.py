@@ -65,14 +65,21 @@ class RLlibSettings:
         return envs.make_game(self.game, **self.game_config).num_players
 
     @classmethod
-    def from_overrides(cls, game: str, players: int | None, overrides: dict[str, Any], seed: int,
-                       num_env_runners: int) -> "RLlibSettings":
+    def from_overrides(
+        cls, game: str, players: int | None, overrides: dict[str, Any], seed: int, num_env_runners: int
+    ) -> "RLlibSettings":
         """Split ``--config`` pairs into trainer settings and game config."""
         known = set(cls.__dataclass_fields__) - {"game", "players", "game_config", "seed", "num_env_runners"}
         trainer = {k: v for k, v in overrides.items() if k in known}
         game_config = {k: v for k, v in overrides.items() if k not in known}
-        return cls(game=game, players=players, game_config=game_config, seed=seed,
-                   num_env_runners=num_env_runners, **trainer)
+        return cls(
+            game=game,
+            players=players,
+            game_config=game_config,
+            seed=seed,
+            num_env_runners=num_env_runners,
+            **trainer,
+        )
 
 
 def trained_modules(settings: RLlibSettings) -> list[str]:
@@ -116,17 +123,27 @@ def build_config(settings: RLlibSettings):
     from meeplezoo.training.rllib_module import MaskedPPOTorchRLModule
 
     rllib_env.register()
-    model_config = {"fcnet_hiddens": list(settings.hidden), "fcnet_activation": "tanh", "vf_share_layers": False}
-    specs = {mid: RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model_config)
-             for mid in all_modules(settings)}
+    model_config = {
+        "fcnet_hiddens": list(settings.hidden),
+        "fcnet_activation": "tanh",
+        "vf_share_layers": False,
+    }
+    specs = {
+        mid: RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model_config)
+        for mid in all_modules(settings)
+    }
     return (
         PPOConfig()
         # RLlib's env check steps random (unmasked) actions, which our env rejects.
-        .environment(rllib_env.ENV_NAME, env_config={"game": settings.game, "game_config": settings.game_config},
-                     disable_env_checking=True)
+        .environment(
+            rllib_env.ENV_NAME,
+            env_config={"game": settings.game, "game_config": settings.game_config},
+            disable_env_checking=True,
+        )
         .framework("torch")
-        .env_runners(num_env_runners=settings.num_env_runners, num_envs_per_env_runner=1,
-                     num_cpus_per_env_runner=1)
+        .env_runners(
+            num_env_runners=settings.num_env_runners, num_envs_per_env_runner=1, num_cpus_per_env_runner=1
+        )
         .learners(num_learners=0)
         .multi_agent(
             policies=set(all_modules(settings)),
@@ -134,8 +151,13 @@ def build_config(settings: RLlibSettings):
             policies_to_train=trained_modules(settings),
         )
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
-        .training(train_batch_size_per_learner=settings.train_batch_size, minibatch_size=settings.minibatch_size,
-                  num_epochs=settings.num_epochs, lr=settings.lr, entropy_coeff=settings.entropy_coeff)
+        .training(
+            train_batch_size_per_learner=settings.train_batch_size,
+            minibatch_size=settings.minibatch_size,
+            num_epochs=settings.num_epochs,
+            lr=settings.lr,
+            entropy_coeff=settings.entropy_coeff,
+        )
         .debugging(seed=settings.seed)
     )
 
@@ -193,8 +215,13 @@ def train_rllib(
             for k in range(settings.snapshots):
                 refresh_snapshot(algo, settings, k)
     start_steps, t0 = done_steps, time.perf_counter()
-    bar = tqdm(total=timesteps, initial=min(done_steps, timesteps), disable=not progress, unit="step",
-               desc=f"rllib {settings.game}")
+    bar = tqdm(
+        total=timesteps,
+        initial=min(done_steps, timesteps),
+        disable=not progress,
+        unit="step",
+        desc=f"rllib {settings.game}",
+    )
     result: dict = {}
     while done_steps < timesteps:
         result = algo.train()
@@ -202,7 +229,11 @@ def train_rllib(
         steps = env_steps(result)
         bar.update(max(0, min(steps, timesteps) - done_steps))
         done_steps = max(done_steps, steps)
-        if settings.policy_mode == "shared" and settings.snapshots and iterations % settings.snapshot_every == 0:
+        if (
+            settings.policy_mode == "shared"
+            and settings.snapshots
+            and iterations % settings.snapshot_every == 0
+        ):
             refresh_snapshot(algo, settings, iterations // settings.snapshot_every)
     bar.close()
     seconds = time.perf_counter() - t0
@@ -220,13 +251,21 @@ def train_rllib(
     }
     (out / "rllib_run.json").write_text(json.dumps(summary, indent=1))
     algo.stop()
-    log(f"rllib: {summary['env_steps_this_run']} env steps in {seconds:.0f}s "
-        f"({summary['env_steps_per_second']:.0f} steps/s); checkpoint {checkpoint}")
+    log(
+        f"rllib: {summary['env_steps_this_run']} env steps in {seconds:.0f}s "
+        f"({summary['env_steps_per_second']:.0f} steps/s); checkpoint {checkpoint}"
+    )
     return summary
 
 
-def evaluate_rllib(out: str | Path, settings: RLlibSettings, games: int = 40, seed: int = 0,
-                   mcts_spec: str = "mcts:sims=25", workers: int = 1):
+def evaluate_rllib(
+    out: str | Path,
+    settings: RLlibSettings,
+    games: int = 40,
+    seed: int = 0,
+    mcts_spec: str = "mcts:sims=25",
+    workers: int = 1,
+):
     """Arena tournament of the trained ``main`` (or ``seat_0``) module against
     random and MCTS; the report is saved under ``out/arena``."""
     from meeplezoo.agents.arena import tournament
@@ -234,5 +273,14 @@ def evaluate_rllib(out: str | Path, settings: RLlibSettings, games: int = 40, se
     module = trained_modules(settings)[0]
     specs = [f"rllib:path={Path(out)},module={module},deterministic=false", "random", mcts_spec]
     players = settings.num_players
-    return tournament(settings.game, specs, games=games, players=players, seed=seed, workers=workers,
-                      config=settings.game_config or None, out=Path(out) / "arena", progress=False)
+    return tournament(
+        settings.game,
+        specs,
+        games=games,
+        players=players,
+        seed=seed,
+        workers=workers,
+        config=settings.game_config or None,
+        out=Path(out) / "arena",
+        progress=False,
+    )

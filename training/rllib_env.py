@@ -30,8 +30,10 @@ class FlatMaskedObservation(BaseWrapper):
         game = env.unwrapped.game
         size = int(np.prod(game.observation_shape))
         box = spaces.Box(
-            low=float(np.min(game.observation_low)), high=float(np.max(game.observation_high)),
-            shape=(size,), dtype=np.float32,
+            low=float(np.min(game.observation_low)),
+            high=float(np.max(game.observation_high)),
+            shape=(size,),
+            dtype=np.float32,
         )
         mask = spaces.Box(0.0, 1.0, (game.num_actions,), dtype=np.float32)
         self._space = spaces.Dict({"observation": box, "action_mask": mask})

@@ -42,7 +42,9 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         space = kwargs.get("observation_space")
         if isinstance(space, gym.spaces.Dict):
             if "action_mask" not in space.spaces or "observation" not in space.spaces:
-                raise ValueError("MaskedPPOTorchRLModule needs 'observation' and 'action_mask' in its Dict space")
+                raise ValueError(
+                    "MaskedPPOTorchRLModule needs 'observation' and 'action_mask' in its Dict space"
+                )
             kwargs["observation_space"] = space["observation"]
         elif not isinstance(space, gym.spaces.Box):
             raise ValueError(f"MaskedPPOTorchRLModule needs a Dict or Box observation space, got {space!r}")

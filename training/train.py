@@ -76,9 +76,12 @@ def _env_factory(game, game_config: dict, params: dict):
             bots={"mcts": params["league_mcts_spec"]},
         )
         return SelfPlayEnv(
-            game, None if isinstance(game, Game) else game_config, league=league,
+            game,
+            None if isinstance(game, Game) else game_config,
+            league=league,
             skip_forced=bool(params["skip_forced"]),
-            reward_shaping=float(params["reward_shaping"]), gamma=float(params["gamma"]),
+            reward_shaping=float(params["reward_shaping"]),
+            gamma=float(params["gamma"]),
         )
 
     return make
@@ -172,17 +175,28 @@ def train(
         model = MaskablePPO.load(
             str(latest_checkpoint(resume)), env=venv, device="cpu", tensorboard_log=str(out / "tb")
         )
-        for _, path in _numbered(Path(resume) / "league", _SNAPSHOT)[-int(params["league_window"]):]:
+        for _, path in _numbered(Path(resume) / "league", _SNAPSHOT)[-int(params["league_window"]) :]:
             venv.env_method("add_snapshot", str(path))
     else:
         model = MaskablePPO(
-            env=venv, seed=seed, device="cpu", verbose=0,
-            tensorboard_log=str(out / "tb"), **configs.ppo_kwargs(params, rules),
+            env=venv,
+            seed=seed,
+            device="cpu",
+            verbose=0,
+            tensorboard_log=str(out / "tb"),
+            **configs.ppo_kwargs(params, rules),
         )
     start_steps = int(model.num_timesteps)
-    opponents = [("random", int(params["eval_games"])), (params["eval_mcts_spec"], int(params["eval_mcts_games"]))]
+    opponents = [
+        ("random", int(params["eval_games"])),
+        (params["eval_mcts_spec"], int(params["eval_mcts_games"])),
+    ]
     evaluator = EvalCallback(
-        rules, out, int(params["eval_every"]), opponents, seed=seed + 1000,
+        rules,
+        out,
+        int(params["eval_every"]),
+        opponents,
+        seed=seed + 1000,
         deterministic=bool(params["eval_deterministic"]),
     )
     callbacks = [
@@ -193,8 +207,11 @@ def train(
     env_before = venv.env_method("timing")
     t0 = time.perf_counter()
     model.learn(
-        total_timesteps=int(timesteps), callback=callbacks, progress_bar=progress,
-        reset_num_timesteps=resume is None, tb_log_name="selfplay",
+        total_timesteps=int(timesteps),
+        callback=callbacks,
+        progress_bar=progress,
+        reset_num_timesteps=resume is None,
+        tb_log_name="selfplay",
     )
     wall = time.perf_counter() - t0
     env_after = venv.env_method("timing")
@@ -239,10 +256,18 @@ def final_evaluation(rules: Game, out: Path, final_path: Path, params: dict, see
     from meeplezoo.agents.arena import tournament
 
     trained = PolicyOpponent(policy, deterministic=bool(params["eval_deterministic"]), label="trained")
-    console.print(f"[bold]{rules.info.title}[/bold], {rules.num_players} players: {chosen.name} against random and MCTS")
+    console.print(
+        f"[bold]{rules.info.title}[/bold], {rules.num_players} players: {chosen.name} against random and MCTS"
+    )
     result = tournament(
-        rules, [trained, "random", params["eval_mcts_spec"]], games, players=rules.num_players,
-        seed=seed + 2000, workers=int(params["final_workers"]), out=out / "arena", progress=False,
+        rules,
+        [trained, "random", params["eval_mcts_spec"]],
+        games,
+        players=rules.num_players,
+        seed=seed + 2000,
+        workers=int(params["final_workers"]),
+        out=out / "arena",
+        progress=False,
     )
     result.print(console)
     report = {"model": str(chosen), "agents": result.agent_rows(), "pairs": result.pairwise_rows()}

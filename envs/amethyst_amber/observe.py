@@ -96,30 +96,52 @@ class ObservationTables:
             avail_t = 1 if s.placed[opp] else 0
         r, dn, w2 = geo.edge_right, geo.edge_down, 2 * geo.width
         wall_m = mine & (((mine & r) << 1) | ((mine >> 1) & r) | ((mine & dn) << w2) | ((mine >> w2) & dn))
-        wall_t = theirs & (((theirs & r) << 1) | ((theirs >> 1) & r) | ((theirs & dn) << w2) | ((theirs >> w2) & dn))
+        wall_t = theirs & (
+            ((theirs & r) << 1) | ((theirs >> 1) & r) | ((theirs & dn) << w2) | ((theirs >> w2) & dn)
+        )
         sel = geo.bit_tri[s.sel] if s.sel >= 0 else 0
         z = self.zero_plane
         nb = PLANE_BYTES
         if f:
             k = self.shift
-            raw = b"".join((
-                self.static_bytes[player], (mine << k).to_bytes(nb, "big"), (theirs << k).to_bytes(nb, "big"),
-                (am << k).to_bytes(nb, "big"), (ao << k).to_bytes(nb, "big"),
-                (neutral << k).to_bytes(nb, "big"), (rm << k).to_bytes(nb, "big"),
-                (ro << k).to_bytes(nb, "big"), z, z,
-                (wall_m << k).to_bytes(nb, "big"), (wall_t << k).to_bytes(nb, "big"),
-                (s.moved << k).to_bytes(nb, "big"), (sel << k).to_bytes(nb, "big"),
-            ))
+            raw = b"".join(
+                (
+                    self.static_bytes[player],
+                    (mine << k).to_bytes(nb, "big"),
+                    (theirs << k).to_bytes(nb, "big"),
+                    (am << k).to_bytes(nb, "big"),
+                    (ao << k).to_bytes(nb, "big"),
+                    (neutral << k).to_bytes(nb, "big"),
+                    (rm << k).to_bytes(nb, "big"),
+                    (ro << k).to_bytes(nb, "big"),
+                    z,
+                    z,
+                    (wall_m << k).to_bytes(nb, "big"),
+                    (wall_t << k).to_bytes(nb, "big"),
+                    (s.moved << k).to_bytes(nb, "big"),
+                    (sel << k).to_bytes(nb, "big"),
+                )
+            )
             order = "big"
         else:
-            raw = b"".join((
-                self.static_bytes[player], mine.to_bytes(nb, "little"), theirs.to_bytes(nb, "little"),
-                am.to_bytes(nb, "little"), ao.to_bytes(nb, "little"),
-                neutral.to_bytes(nb, "little"), rm.to_bytes(nb, "little"),
-                ro.to_bytes(nb, "little"), z, z,
-                wall_m.to_bytes(nb, "little"), wall_t.to_bytes(nb, "little"),
-                s.moved.to_bytes(nb, "little"), sel.to_bytes(nb, "little"),
-            ))
+            raw = b"".join(
+                (
+                    self.static_bytes[player],
+                    mine.to_bytes(nb, "little"),
+                    theirs.to_bytes(nb, "little"),
+                    am.to_bytes(nb, "little"),
+                    ao.to_bytes(nb, "little"),
+                    neutral.to_bytes(nb, "little"),
+                    rm.to_bytes(nb, "little"),
+                    ro.to_bytes(nb, "little"),
+                    z,
+                    z,
+                    wall_m.to_bytes(nb, "little"),
+                    wall_t.to_bytes(nb, "little"),
+                    s.moved.to_bytes(nb, "little"),
+                    sel.to_bytes(nb, "little"),
+                )
+            )
             order = "little"
         planes = np.unpackbits(
             np.frombuffer(raw, dtype=np.uint8).reshape(N_PLANES, nb), axis=1, count=cells, bitorder=order

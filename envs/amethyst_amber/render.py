@@ -16,7 +16,13 @@ from meeplezoo.envs.core.draw import INK, WHITE, Canvas, lighten
 
 SEAT_RGB = ((140, 80, 200), (235, 160, 20))  # amethyst, amber
 LETTER = ("M", "B")  # aMethyst, amBer
-TILE_RGB = {0: (250, 250, 245), RED: (215, 70, 60), GREEN: (90, 175, 90), BLUE0: (80, 130, 215), BLUE1: (80, 130, 215)}
+TILE_RGB = {
+    0: (250, 250, 245),
+    RED: (215, 70, 60),
+    GREEN: (90, 175, 90),
+    BLUE0: (80, 130, 215),
+    BLUE1: (80, 130, 215),
+}
 BLACK_TRI = (45, 45, 50)
 YELLOW_TRI = (235, 215, 80)
 
@@ -151,11 +157,22 @@ def render_rgb(s, viewer: int | None = None, side: float = 18.0) -> np.ndarray:
         elif s.res[h] >= 0:
             fill = (200, 200, 200) if s.res[h] == 2 else SEAT_RGB[s.res[h]]
             r = side * 0.55
-            cv.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=fill, outline=INK, width=2)
+            cv.polygon(
+                [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=fill, outline=INK, width=2
+            )
             for k in range(s.under[h]):
                 # prisoners: small discs of the other colour
-                cv.circle(cx - side * 0.3 + k * side * 0.6, cy + side * 0.75, side * 0.18, fill=SEAT_RGB[1 - s.res[h]])
+                cv.circle(
+                    cx - side * 0.3 + k * side * 0.6,
+                    cy + side * 0.75,
+                    side * 0.18,
+                    fill=SEAT_RGB[1 - s.res[h]],
+                )
     text = _header(s).split("\n")[0]
     cv.text(8, 8, text)
-    cv.text(8, 22, f"Amethyst: hand {s.hand[0]}, reserve {s.reserve[0]}   Amber: hand {s.hand[1]}, reserve {s.reserve[1]}")
+    cv.text(
+        8,
+        22,
+        f"Amethyst: hand {s.hand[0]}, reserve {s.reserve[0]}   Amber: hand {s.hand[1]}, reserve {s.reserve[1]}",
+    )
     return cv.to_array()

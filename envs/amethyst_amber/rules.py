@@ -126,9 +126,7 @@ class AmethystAmberGame(Game):
         self.reward_range = (-1.0, 1.0)
         self.max_turns = self.max_main_turns
         bd = self.board
-        self.green_for = (
-            (bd.green_half[0], bd.green_half[1]) if self.green_own_half else (bd.green, bd.green)
-        )
+        self.green_for = (bd.green_half[0], bd.green_half[1]) if self.green_own_half else (bd.green, bd.green)
         self.frame_tables = (B.FrameTables(bd, 0, self.green_for), B.FrameTables(bd, 1, self.green_for))
         self.step_memo: tuple[dict, dict] = ({}, {})  # see AmethystAmberState._fill_mask
 

@@ -116,7 +116,10 @@ def state_from_dict(game, d: dict):
         if s.res[h] in (0, 1):
             held[1 - s.res[h]] += s.under[h]
     ndef = [s.dbits[0].bit_count(), s.dbits[1].bit_count()]
-    s.reserve = _pair(d.get("reserve_attackers"), [max(0, game.attackers_per_player - len(s.apos[p]) - held[p]) for p in (0, 1)])
+    s.reserve = _pair(
+        d.get("reserve_attackers"),
+        [max(0, game.attackers_per_player - len(s.apos[p]) - held[p]) for p in (0, 1)],
+    )
     default_unplaced = (
         [max(0, game.defenders_per_player - ndef[p]) for p in (0, 1)] if s.phase == R.PLACEMENT else [0, 0]
     )

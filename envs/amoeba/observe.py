@@ -93,7 +93,9 @@ def encode(st, player: int) -> np.ndarray:
     if len(hand) < HAND_SLOTS:
         buf += bytes(9 * (HAND_SLOTS - len(hand)))
     phase = st.phase
-    buf += _SEL[1 + st.sel[0] * 4 + st.sel[1] if st.sel is not None and st.cur == player and phase == 1 else 0]
+    buf += _SEL[
+        1 + st.sel[0] * 4 + st.sel[1] if st.sel is not None and st.cur == player and phase == 1 else 0
+    ]
     left = st.left
     buf.append(st.die)
     buf.append(left if left > 0 else 0)

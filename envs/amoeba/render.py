@@ -33,7 +33,9 @@ def _header(st, viewer):
             hand = " ".join(f"{t}:{notation(ORIENTED[t * 4])}" for t in st.hands[p])
         else:
             hand = f"{len(st.hands[p])} hidden"
-        lines.append(f"  p{p}: nuclei {st.supply[p]}  score {sc[p]}  hand [{hand}]  removed {len(st.removed[p])}")
+        lines.append(
+            f"  p{p}: nuclei {st.supply[p]}  score {sc[p]}  hand [{hand}]  removed {len(st.removed[p])}"
+        )
     if st.phase == 2 and st.offers:
         cid = st.offers[st.offer_i]
         lines.append(f"  offer: amoeba of size {len(st.comps[cid][0])} (marked @)")
@@ -92,7 +94,9 @@ def render_ansi(st, viewer=None) -> str:
 
 def _draw_tile(cv, x, y, cell, pieces, top=False, outline=None):
     """Tile of 2x2 units at (x, y) with unit size ``cell``."""
-    cv.rect(x, y, x + 2 * cell, y + 2 * cell, fill=DARK_BLUE if top else BLUE, outline=INK, width=2 if top else 1)
+    cv.rect(
+        x, y, x + 2 * cell, y + 2 * cell, fill=DARK_BLUE if top else BLUE, outline=INK, width=2 if top else 1
+    )
     cx, cy = x + cell, y + cell
     for i, piece in enumerate(pieces):
         pts = []
@@ -137,7 +141,9 @@ def render_rgb(st, viewer=None) -> np.ndarray:
             cid = st.piece_comp[p]
             own = st.comps[cid][2] if cid >= 0 else -1
             outline.append(seat_color(own) if own >= 0 else None)
-        _draw_tile(cv, margin + c * cell, oy + margin + r * cell, cell, ORIENTED[tile * 4 + rot], level == 2, outline)
+        _draw_tile(
+            cv, margin + c * cell, oy + margin + r * cell, cell, ORIENTED[tile * 4 + rot], level == 2, outline
+        )
     # nuclei: one token per owned amoeba, on its first piece
     for cid, (members, _, own) in st.comps.items():
         if own < 0:
@@ -146,7 +152,13 @@ def render_rgb(st, viewer=None) -> np.ndarray:
         s = min(st.piece_slots[p])
         u = s // 4
         r, c = divmod(u, U)
-        cv.token(margin + c * cell + cell / 2, oy + margin + r * cell + cell / 2, cell // 2 - 1, own, str(len(members)))
+        cv.token(
+            margin + c * cell + cell / 2,
+            oy + margin + r * cell + cell / 2,
+            cell // 2 - 1,
+            own,
+            str(len(members)),
+        )
     # header
     for i, line in enumerate(_header(st, viewer)):
         cv.text(margin, 4 + 14 * i, line)

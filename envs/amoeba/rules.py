@@ -25,10 +25,20 @@ from meeplezoo.envs.core.ranking import rank_rewards
 from meeplezoo.envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
 from meeplezoo.envs.amoeba.geometry import geometry
 from meeplezoo.envs.amoeba.observe import NUM_PLANES, OWNER_CODE, encode, global_size
-from meeplezoo.envs.amoeba.tiles import ALL_ORIENTED, BLUE_AT, DISTINCT_ROTS, NUM_TILES, ORIENTED, PINK8_LIST, PINK_AT, notation
+from meeplezoo.envs.amoeba.tiles import (
+    ALL_ORIENTED,
+    BLUE_AT,
+    DISTINCT_ROTS,
+    NUM_TILES,
+    ORIENTED,
+    PINK8_LIST,
+    PINK_AT,
+    notation,
+)
 
 SELECT, ANCHOR, CLAIM, OVER = 0, 1, 2, -1
 PHASE_NAMES = {SELECT: "select", ANCHOR: "anchor", CLAIM: "claim", OVER: "over"}
+
 
 # The oriented tiles (bit o) that fit an empty block whose ports in the bit
 # set b must be blue (FIT_BLUE[b]) and in q must be pink (FIT_PINK[q]): a tile
@@ -105,7 +115,9 @@ class AmoebaGame(Game):
         if (
             not isinstance(faces, (list, tuple))
             or not faces
-            or not all(isinstance(f, (int, np.integer)) and not isinstance(f, bool) and 1 <= f <= 3 for f in faces)
+            or not all(
+                isinstance(f, (int, np.integer)) and not isinstance(f, bool) and 1 <= f <= 3 for f in faces
+            )
         ):
             raise ValueError(f"amoeba_v0: die_faces must be a non-empty list of integers 1..3, got {faces!r}")
         cfg["die_faces"] = tuple(int(f) for f in faces)
@@ -113,13 +125,17 @@ class AmoebaGame(Game):
             if not isinstance(cfg[key], bool):
                 raise ValueError(f"amoeba_v0: {key} must be True or False, got {cfg[key]!r}")
         if cfg["reward_mode"] not in ("rank", "score_diff"):
-            raise ValueError(f"amoeba_v0: reward_mode must be 'rank' or 'score_diff', got {cfg['reward_mode']!r}")
+            raise ValueError(
+                f"amoeba_v0: reward_mode must be 'rank' or 'score_diff', got {cfg['reward_mode']!r}"
+            )
         dov = cfg["die_override"]
         if dov is not None:
             if not isinstance(dov, (list, tuple)) or not all(
                 isinstance(f, (int, np.integer)) and not isinstance(f, bool) and 1 <= f <= 3 for f in dov
             ):
-                raise ValueError(f"amoeba_v0: die_override must be None or a list of integers 1..3, got {dov!r}")
+                raise ValueError(
+                    f"amoeba_v0: die_override must be None or a list of integers 1..3, got {dov!r}"
+                )
             cfg["die_override"] = [int(f) for f in dov]
         pov = cfg["pile_override"]
         if pov is not None:
@@ -155,7 +171,8 @@ class AmoebaGame(Game):
         # per tile: the oriented tiles a player may choose (distinct rotations,
         # or rotation 0 only), as a tuple and as a bit mask
         self.tile_os = [
-            tuple(t * 4 + r for r in (DISTINCT_ROTS[t] if cfg["allow_rotation"] else (0,))) for t in range(NUM_TILES)
+            tuple(t * 4 + r for r in (DISTINCT_ROTS[t] if cfg["allow_rotation"] else (0,)))
+            for t in range(NUM_TILES)
         ]
         self.tile_bits = [sum(1 << o for o in os_) for os_ in self.tile_os]
 
@@ -322,9 +339,7 @@ class AmoebaState(State):
         W = self.game.geo.W
         return {
             "placements": [[p[0] // W, p[0] % W, p[1], p[2], p[3]] for p in self.placements],
-            "owners": sorted(
-                [self.comp_key(cid), v[2]] for cid, v in self.comps.items() if v[2] >= 0
-            ),
+            "owners": sorted([self.comp_key(cid), v[2]] for cid, v in self.comps.items() if v[2] >= 0),
             "hands": [h[:] for h in self.hands],
             "pile": self.pile[:],
             "removed": [h[:] for h in self.removed],
@@ -601,7 +616,7 @@ class AmoebaState(State):
             while stack:
                 p = stack.pop()
                 members.append(p)
-                for s in (new_slots[p - base] if p >= base else ps_all[p]):
+                for s in new_slots[p - base] if p >= base else ps_all[p]:
                     f = face[s]
                     if f < 0 or vis[f >> 2] < 0:
                         nopen += 1
@@ -813,7 +828,9 @@ class AmoebaState(State):
         if any(comps[c][1] != 0 for c in old_c):
             return None
         targets = [
-            c for c in old_c if comps[c][2] >= 0 and comps[c][2] != mover and len(comps[c][0]) >= cfg["min_split_size"]
+            c
+            for c in old_c
+            if comps[c][2] >= 0 and comps[c][2] != mover and len(comps[c][0]) >= cfg["min_split_size"]
         ]
         if len(targets) != 1:
             return None
@@ -963,8 +980,9 @@ class AmoebaState(State):
         if not 0 <= a < game.num_actions:
             raise ValueError(f"amoeba_v0: action {a} outside 0..{game.num_actions - 1}")
         if not self._mask_bytes()[a]:
-            raise ValueError(f"amoeba_v0: illegal action {a} ({self.action_to_string(a)}) in phase "
-                             f"{self.phase_name()}")
+            raise ValueError(
+                f"amoeba_v0: illegal action {a} ({self.action_to_string(a)}) in phase {self.phase_name()}"
+            )
         if self.phase == SELECT:
             self.sel = (a // 4, a % 4)
             self.phase = ANCHOR
@@ -1017,7 +1035,14 @@ class AmoebaState(State):
             self.supply[plan["merged_owner"]] += 1
         self.supply[mover] -= len(plan["parts"]) - 1
         self._commit_top(
-            tile, rot, plan["k"], plan["new_slots"], plan["old"], plan["groups"], plan["opens"], plan["owners"]
+            tile,
+            rot,
+            plan["k"],
+            plan["new_slots"],
+            plan["old"],
+            plan["groups"],
+            plan["opens"],
+            plan["owners"],
         )
         self.last_split = {
             "mover": mover,

@@ -40,10 +40,18 @@ def _set_partitions(items: list[int]):
 
 
 def _crossing(a, b) -> bool:
-    return any(
-        (x < y < z < w) and ((x in a and z in a and y in b and w in b) or (x in b and z in b and y in a and w in a))
-        for x in range(8) for y in range(8) for z in range(8) for w in range(8)
-    ) if len(a) + len(b) >= 4 else False
+    return (
+        any(
+            (x < y < z < w)
+            and ((x in a and z in a and y in b and w in b) or (x in b and z in b and y in a and w in a))
+            for x in range(8)
+            for y in range(8)
+            for z in range(8)
+            for w in range(8)
+        )
+        if len(a) + len(b) >= 4
+        else False
+    )
 
 
 def _non_crossing(blocks) -> bool:

@@ -51,9 +51,7 @@ class MeepleEnv(AECEnv):
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
         if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(
-                f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
-            )
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.game: Game = self.game_cls(**config)
@@ -113,9 +111,7 @@ class MeepleEnv(AECEnv):
         seat = self.agent_name_mapping[agent]
         state = self.state
         obs = state.observation(seat)
-        if agent == self.agent_selection and not (
-            self.terminations[agent] or self.truncations[agent]
-        ):
+        if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             mask = self._current_mask().astype(np.int8)
         else:
             mask = self._zero_mask.copy()
@@ -132,9 +128,7 @@ class MeepleEnv(AECEnv):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
-                raise ValueError(
-                    f"{agent} is done; the only valid action is None, got {action!r}"
-                )
+                raise ValueError(f"{agent} is done; the only valid action is None, got {action!r}")
             self._was_dead_step(action)
             return
         if action is None or isinstance(action, (bool, np.bool_)):
@@ -154,9 +148,7 @@ class MeepleEnv(AECEnv):
         state = self.state
         if not self._current_mask()[a]:
             if self.illegal_action == "raise":
-                raise ValueError(
-                    f"illegal action {a} ({state.action_to_string(a)}) for {agent}"
-                )
+                raise ValueError(f"illegal action {a} ({state.action_to_string(a)}) for {agent}")
             returns = np.zeros(self.game.num_players)
             returns[self.agent_name_mapping[agent]] = -1.0
             self.infos[agent]["illegal_action"] = a

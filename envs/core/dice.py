@@ -15,15 +15,22 @@ def roll_sum(rng: np.random.Generator, count: int = 2, sides: int = 6) -> int:
     return int(rng.integers(1, sides + 1, size=count).sum())
 
 
-def contest(rng: np.random.Generator, bonus_a: int, bonus_b: int, count: int = 2, sides: int = 6,
-            max_rerolls: int = 1000) -> tuple[int, list[tuple[int, int]]]:
+def contest(
+    rng: np.random.Generator,
+    bonus_a: int,
+    bonus_b: int,
+    count: int = 2,
+    sides: int = 6,
+    max_rerolls: int = 1000,
+) -> tuple[int, list[tuple[int, int]]]:
     """Opposed roll: each side rolls ``count``d``sides`` plus its bonus; ties
     are rerolled. Returns (winner 0 for a / 1 for b, list of (total_a, total_b))."""
     return contest_with(lambda: roll(rng, sides), bonus_a, bonus_b, count, max_rerolls)
 
 
-def contest_with(die, bonus_a: int, bonus_b: int, count: int = 2,
-                 max_rerolls: int = 1000) -> tuple[int, list[tuple[int, int]]]:
+def contest_with(
+    die, bonus_a: int, bonus_b: int, count: int = 2, max_rerolls: int = 1000
+) -> tuple[int, list[tuple[int, int]]]:
     """Opposed roll like :func:`contest`, but each die comes from ``die()``
     (a zero-argument callable returning one result), so a game can feed
     scripted dice in tests. Side a rolls all its dice first, then side b."""

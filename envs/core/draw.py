@@ -36,7 +36,10 @@ def lighten(color, amount: float = 0.5) -> tuple[int, int, int]:
 def hex_corners(cx: float, cy: float, size: float, pointy: bool = True) -> list[tuple[float, float]]:
     start = 30 if pointy else 0
     return [
-        (cx + size * math.cos(math.radians(start + 60 * k)), cy + size * math.sin(math.radians(start + 60 * k)))
+        (
+            cx + size * math.cos(math.radians(start + 60 * k)),
+            cy + size * math.sin(math.radians(start + 60 * k)),
+        )
         for k in range(6)
     ]
 
@@ -59,7 +62,9 @@ class Canvas:
         self.draw.rectangle([x0, y0, x1, y1], fill=fill, outline=outline, width=width)
 
     def circle(self, cx, cy, radius, fill=None, outline=INK, width: int = 1) -> None:
-        self.draw.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=fill, outline=outline, width=width)
+        self.draw.ellipse(
+            [cx - radius, cy - radius, cx + radius, cy + radius], fill=fill, outline=outline, width=width
+        )
 
     def line(self, points, fill=INK, width: int = 1) -> None:
         self.draw.line([(float(x), float(y)) for x, y in points], fill=fill, width=width)

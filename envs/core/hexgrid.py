@@ -75,9 +75,7 @@ class HexBoard:
 
     def rotation(self, times: int) -> np.ndarray:
         """perm[i] = index of cell i rotated by ``times`` x 60 degrees."""
-        return np.array(
-            [self.index[rotate60(int(q), int(r), times)] for q, r in self.coords], dtype=np.int16
-        )
+        return np.array([self.index[rotate60(int(q), int(r), times)] for q, r in self.coords], dtype=np.int16)
 
     def within(self, cell: int, dist: int) -> np.ndarray:
         """Cells at distance <= dist from ``cell``."""

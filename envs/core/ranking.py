@@ -35,9 +35,7 @@ def ranks(scores, higher_is_better: bool = True) -> np.ndarray:
     """1-based competition ranks (ties share the best rank), for ratings."""
     keys = [tuple(np.atleast_1d(s).tolist()) for s in scores]
     sign = -1 if higher_is_better else 1
-    return np.array(
-        [1 + sum(1 for other in keys if (other > k if sign < 0 else other < k)) for k in keys]
-    )
+    return np.array([1 + sum(1 for other in keys if (other > k if sign < 0 else other < k)) for k in keys])
 
 
 def soft_rank_rewards(scores, spread: float) -> np.ndarray:

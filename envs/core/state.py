@@ -103,8 +103,7 @@ class Game(abc.ABC):
         unknown = sorted(set(config) - set(self.defaults))
         if unknown:
             raise ValueError(
-                f"{self.info.name}: unknown config key(s) {unknown}; "
-                f"known keys are {sorted(self.defaults)}"
+                f"{self.info.name}: unknown config key(s) {unknown}; known keys are {sorted(self.defaults)}"
             )
         self.config: dict[str, Any] = {**copy.deepcopy(self.defaults), **config}
         n = self.config.get("num_players", self.info.default_players)

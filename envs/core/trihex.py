@@ -58,7 +58,9 @@ class TrihexBoard:
         self.hexes = hex_board(radius)
         self.n_hex = self.hexes.n
         self.width = 4 * radius + 3
-        self.hex_xy = [(2 * q + r + 2 * radius + 1, 2 * (r + radius) + 1) for q, r in self.hexes.coords.tolist()]
+        self.hex_xy = [
+            (2 * q + r + 2 * radius + 1, 2 * (r + radius) + 1) for q, r in self.hexes.coords.tolist()
+        ]
         counts = Counter((x + dx, y + dy) for x, y in self.hex_xy for dx, dy in CORNER_OFFSETS)
         tris = sorted((c for c, n in counts.items() if n >= 2), key=lambda c: (c[1], c[0]))
         self.tri_xy = tris
@@ -145,7 +147,11 @@ class TrihexBoard:
         r, dn, w2 = self.edge_right, self.edge_down, 2 * self.width
         front = seen = self.bit_tri[start]
         for _ in range(steps):
-            front = (((front & r) << 1) | ((front >> 1) & r) | ((front & dn) << w2) | ((front >> w2) & dn)) & free & ~seen
+            front = (
+                (((front & r) << 1) | ((front >> 1) & r) | ((front & dn) << w2) | ((front >> w2) & dn))
+                & free
+                & ~seen
+            )
             if not front:
                 break
             seen |= front

@@ -85,8 +85,9 @@ class _Tables:
             self.secret_bytes[sec] = row.tobytes()
         self.zero_tail = bytes(PLANES - P_ARROWS)
         cfg = game.config
-        self.tail = np.array([bool(cfg[k]) for k in T.MODULES] + [game.limit == k for k in range(3)],
-                             dtype=np.int8)
+        self.tail = np.array(
+            [bool(cfg[k]) for k in T.MODULES] + [game.limit == k for k in range(3)], dtype=np.int8
+        )
         self.pool_counts = list(game.pool_counts)
         self.orders = [[(me + k) % n for k in range(n)] for me in range(n)]
         # a grab can yield more than one shard only where the map holds split tiles
@@ -124,7 +125,7 @@ class _Tables:
             row[G_SUB - G_PHASE + sub] = 1
             if carrow >= 0:
                 row[G_ARROW - G_PHASE + carrow] = 1
-        row[G_OWED - G_PHASE:] = key[4:]
+        row[G_OWED - G_PHASE :] = key[4:]
         self.dyn_cache[key] = row
         self.dyn_bytes[key] = row.tobytes()
         return row
@@ -157,8 +158,18 @@ def _arrow_key(st) -> tuple:
 
 
 def _dyn_key(st) -> tuple:
-    return (-1 if (st.over or st.trunc) else st.phase, st.res, st.sub, st.carrow, st.owed, st.lantern,
-            st.used_pre, st.used_post, st.anchor, st.prism_on)
+    return (
+        -1 if (st.over or st.trunc) else st.phase,
+        st.res,
+        st.sub,
+        st.carrow,
+        st.owed,
+        st.lantern,
+        st.used_pre,
+        st.used_post,
+        st.anchor,
+        st.prism_on,
+    )
 
 
 def _codes_at(st, me: int, cells_idx, t) -> list[int]:
@@ -222,8 +233,7 @@ def _scores(st, me: int) -> list[int]:
 def _write_scores(st, me: int, t, gl) -> None:
     scores = _scores(st, me)
     n = st.game.num_players
-    gl[G_SEATS + 25: G_SEATS + SEAT * n: SEAT] = [
-        max(-CAP, min(CAP, scores[q])) for q in t.orders[me]]
+    gl[G_SEATS + 25 : G_SEATS + SEAT * n : SEAT] = [max(-CAP, min(CAP, scores[q])) for q in t.orders[me]]
 
 
 def _unseen(st, me: int, t) -> list[int]:
@@ -257,12 +267,12 @@ def encode(st, me: int) -> np.ndarray:
     if g.dark:
         planes[P_PEEK:P_ARROWS] = t.peekrel[me][st.peek].T
     _write_arrow_planes(st, t, planes, _arrow_key(st))
-    gl = obs[PLANES * M:]
+    gl = obs[PLANES * M :]
     gl[0:18] = t.arrow_rows[tuple(st.arrows)]
     for k, q in enumerate(t.orders[me]):
         o = G_SEATS + SEAT * k
         gl[o] = 1
-        gl[o + 1: o + 25] = _seat_row(st, me, q)
+        gl[o + 1 : o + 25] = _seat_row(st, me, q)
     _write_scores(st, me, t, gl)
     sec = st.secret[me]
     gl[G_SECRET + (sec if sec >= 0 else T.UNKNOWN)] = 1
@@ -279,8 +289,22 @@ class _ViewCache:
     The vector lives in a bytearray (cheap item and slice writes from Python)
     with a numpy view over the same memory for the vectorised plane updates."""
 
-    __slots__ = ("buf", "obs", "planes", "logpos", "key", "coll", "gemv", "seat_ver", "seen_ver", "secret",
-                 "arrows", "prism", "dyn", "turn")
+    __slots__ = (
+        "buf",
+        "obs",
+        "planes",
+        "logpos",
+        "key",
+        "coll",
+        "gemv",
+        "seat_ver",
+        "seen_ver",
+        "secret",
+        "arrows",
+        "prism",
+        "dyn",
+        "turn",
+    )
 
     def __init__(self, st, obs, me) -> None:
         self.buf = bytearray(obs.tobytes())
@@ -328,21 +352,21 @@ def encode_cached(st, me: int) -> np.ndarray:
     map_moved = cache.logpos != len(log)
     only_removed = False
     if map_moved:
-        changed = log[cache.logpos:]
+        changed = log[cache.logpos :]
         cache.logpos = len(log)
         if len(changed) > 1:
             changed = sorted(set(changed))
         cells = st.cells
         only_removed = True
         for i, code in zip(changed, _codes_at(st, me, changed, t)):
-            buf[i: i + P_PEEK * M: M] = t.cell_bytes[code]
+            buf[i : i + P_PEEK * M : M] = t.cell_bytes[code]
             if cells[i] >= 0:
                 only_removed = False
         if g.dark:
             peek = st.peek
             rel = t.peek_bytes[me]
             for i in changed:
-                buf[i + P_PEEK * M: i + P_ARROWS * M: M] = rel[peek[i]]
+                buf[i + P_PEEK * M : i + P_ARROWS * M : M] = rel[peek[i]]
     if map_moved or cache.prism != st.prism_on or cache.arrows != arrows:
         key = _arrow_key(st)
         if key != cache.key or (t.split and cache.prism != st.prism_on) or (map_moved and not only_removed):
@@ -351,12 +375,12 @@ def encode_cached(st, me: int) -> np.ndarray:
         elif map_moved:  # tiles left the map, the layers did not move: clear their columns
             zero = t.zero_tail
             for i in changed:
-                buf[i + P_ARROWS * M: PLANES * M: M] = zero
+                buf[i + P_ARROWS * M : PLANES * M : M] = zero
         cache.prism = st.prism_on
     G = PLANES * M
     if cache.arrows != arrows:
         cache.arrows = list(arrows)
-        buf[G: G + 18] = t.arrow_bytes[tuple(arrows)]
+        buf[G : G + 18] = t.arrow_bytes[tuple(arrows)]
     if cache.coll != st.coll_ver:
         cache.coll = st.coll_ver
         sv, cv = st.seat_ver, cache.seat_ver
@@ -364,7 +388,7 @@ def encode_cached(st, me: int) -> np.ndarray:
             if sv[q] != cv[q]:
                 cv[q] = sv[q]
                 o = G + G_SEATS + SEAT * k + 1
-                buf[o: o + 24] = bytes(_seat_row(st, me, q))
+                buf[o : o + 24] = bytes(_seat_row(st, me, q))
         if cache.gemv != st.gem_ver:
             cache.gemv = st.gem_ver
             scores = _scores(st, me)
@@ -376,22 +400,33 @@ def encode_cached(st, me: int) -> np.ndarray:
         sec = st.secret[me]
         if sec != cache.secret:
             cache.secret = sec
-            buf[G + G_SECRET: G + G_PHASE] = t.secret_bytes[sec]
+            buf[G + G_SECRET : G + G_PHASE] = t.secret_bytes[sec]
     # my peeks change what I have not seen: a peek of mine, or an Earthquake (logs every cell)
-    if cache.seen_ver != st.seen_ver or (map_moved and g.dark and (
-            len(changed) > 1 or st.peek[changed[0]] >> me & 1)):
+    if cache.seen_ver != st.seen_ver or (
+        map_moved and g.dark and (len(changed) > 1 or st.peek[changed[0]] >> me & 1)
+    ):
         cache.seen_ver = st.seen_ver
-        buf[G + G_UNSEEN: G + G_TAIL] = bytes(_unseen(st, me, t))
-    key = (-1 if (st.over or st.trunc) else st.phase, st.res, st.sub, st.carrow, st.owed, st.lantern,
-           st.used_pre, st.used_post, st.anchor, st.prism_on)
+        buf[G + G_UNSEEN : G + G_TAIL] = bytes(_unseen(st, me, t))
+    key = (
+        -1 if (st.over or st.trunc) else st.phase,
+        st.res,
+        st.sub,
+        st.carrow,
+        st.owed,
+        st.lantern,
+        st.used_pre,
+        st.used_post,
+        st.anchor,
+        st.prism_on,
+    )
     if key != cache.dyn:
         cache.dyn = key
         row = t.dyn_bytes.get(key)
         if row is None:
             t.dyn_row(key)
             row = t.dyn_bytes[key]
-        buf[G + G_PHASE: G + G_UNSEEN] = row
+        buf[G + G_PHASE : G + G_UNSEEN] = row
     if cache.turn != st.turn:
         cache.turn = st.turn
-        buf[G + G_TURN: G + GLOBAL] = bytes(_turn_pair(st))
+        buf[G + G_TURN : G + GLOBAL] = bytes(_turn_pair(st))
     return cache.obs.copy()

@@ -23,7 +23,9 @@ GEM_COLORS = (
 )
 ACTION_COLOR = (170, 130, 90)
 DOWN_COLOR = (110, 100, 90)
-SHORT = {c: (T.CONTENT_NAMES[c][:2] if c < 7 else T.CONTENT_NAMES[c][:2].lower()) for c in range(T.NUM_CONTENTS)}
+SHORT = {
+    c: (T.CONTENT_NAMES[c][:2] if c < 7 else T.CONTENT_NAMES[c][:2].lower()) for c in range(T.NUM_CONTENTS)
+}
 
 
 def _visible(st, i: int, viewer) -> bool:
@@ -48,9 +50,11 @@ def _label(st, i: int, viewer) -> str:
 def ansi(st, viewer=None) -> str:
     g = st.game
     R, C = g.rows, g.cols
-    lines = [f"Gem Mountain  turn {st.turn}  phase {st.phase_name()}  to move: "
-             f"{'-' if st.current_player < 0 else 'player_%d' % st.current_player}",
-             "arrows: " + ", ".join(POSITION_NAMES[p] for p in st.arrows)]
+    lines = [
+        f"Gem Mountain  turn {st.turn}  phase {st.phase_name()}  to move: "
+        f"{'-' if st.current_player < 0 else 'player_%d' % st.current_player}",
+        "arrows: " + ", ".join(POSITION_NAMES[p] for p in st.arrows),
+    ]
     width = 5
     span = R + C - 1
     for s in range(span):
@@ -64,7 +68,7 @@ def ansi(st, viewer=None) -> str:
         acts = " ".join(f"{T.ACTION_NAMES[k]}:{st.acts[p][k]}" for k in range(16) if st.acts[p][k])
         sec = ""
         if st.secret[p] >= 0:
-            sec = (f" secret:{T.CONTENT_NAMES[st.secret[p]]}" if viewer in (None, p) else " secret:?")
+            sec = f" secret:{T.CONTENT_NAMES[st.secret[p]]}" if viewer in (None, p) else " secret:?"
         lines.append(f"player_{p} score {scores[p]:+d} | {gems or '-'} | {acts or '-'}{sec}")
     return "\n".join(lines)
 
@@ -114,10 +118,14 @@ def rgb(st, viewer=None) -> np.ndarray:
     bottom = center(R - 1, C - 1)
     left = center(R - 1, 0)
     spots = [
-        (top[0], top[1] - h), ((top[0] + right[0]) / 2 + h * 0.7, (top[1] + right[1]) / 2 - h * 0.7),
-        (right[0] + h, right[1]), ((right[0] + bottom[0]) / 2 + h * 0.7, (right[1] + bottom[1]) / 2 + h * 0.7),
-        (bottom[0], bottom[1] + h), ((bottom[0] + left[0]) / 2 - h * 0.7, (bottom[1] + left[1]) / 2 + h * 0.7),
-        (left[0] - h, left[1]), ((left[0] + top[0]) / 2 - h * 0.7, (left[1] + top[1]) / 2 - h * 0.7),
+        (top[0], top[1] - h),
+        ((top[0] + right[0]) / 2 + h * 0.7, (top[1] + right[1]) / 2 - h * 0.7),
+        (right[0] + h, right[1]),
+        ((right[0] + bottom[0]) / 2 + h * 0.7, (right[1] + bottom[1]) / 2 + h * 0.7),
+        (bottom[0], bottom[1] + h),
+        ((bottom[0] + left[0]) / 2 - h * 0.7, (bottom[1] + left[1]) / 2 + h * 0.7),
+        (left[0] - h, left[1]),
+        ((left[0] + top[0]) / 2 - h * 0.7, (left[1] + top[1]) / 2 - h * 0.7),
     ]
     for j, p in enumerate(st.arrows):
         ax, ay = spots[p]
@@ -146,8 +154,15 @@ def rgb(st, viewer=None) -> np.ndarray:
                 x += 30
         if st.secret[p] >= 0:
             known = viewer in (None, p)
-            cv.rect(x, y + 2, x + 14, y + 16, fill=_content_color(st.secret[p]) if known else DOWN_COLOR,
-                    outline=seat_color(p), width=2)
+            cv.rect(
+                x,
+                y + 2,
+                x + 14,
+                y + 16,
+                fill=_content_color(st.secret[p]) if known else DOWN_COLOR,
+                outline=seat_color(p),
+                width=2,
+            )
             cv.text(x + 7, y + 9, "s", fill=INK, anchor="mm")
         y += 26
     return cv.to_array()

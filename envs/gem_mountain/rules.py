@@ -14,7 +14,13 @@ import numpy as np
 
 from meeplezoo.envs.core.ranking import rank_rewards, soft_rank_rewards
 from meeplezoo.envs.core.state import (
-    Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict,
+    Game,
+    GameInfo,
+    State,
+    clone_rng,
+    make_rng,
+    rng_from_dict,
+    rng_to_dict,
 )
 from meeplezoo.envs.gem_mountain import tiles as T
 from meeplezoo.envs.gem_mountain.geometry import POINTED, POSITION_NAMES, geometry
@@ -30,8 +36,9 @@ ACTION_LIMITS = ("per_window", "per_turn", "unlimited")
 REWARD_MODES = ("rank", "score_diff")
 NEEDS_ARROW = (T.GUST, T.COMPASS, T.FLARE, T.AVALANCHE)
 # action types whose USE has a condition beyond holding the tile (table 2.4)
-_CONDITIONAL = [t in (T.TUNNEL, T.ANCHOR, T.LANTERN, T.FLARE, T.PRISM, T.THIEF, T.GIFT)
-                for t in range(T.NUM_ACTION_TYPES)]
+_CONDITIONAL = [
+    t in (T.TUNNEL, T.ANCHOR, T.LANTERN, T.FLARE, T.PRISM, T.THIEF, T.GIFT) for t in range(T.NUM_ACTION_TYPES)
+]
 
 
 class GemMountainGame(Game):
@@ -68,10 +75,23 @@ class GemMountainGame(Game):
     test_configs: ClassVar[list[dict]] = [
         {"num_players": 3, **_ALL, "map_rows": 8, "map_cols": 8},
         {"num_players": 5, **_ALL, "map_rows": 8, "map_cols": 8},
-        {"num_players": 4, "dark_tunnels": True, "start_tiles": "any_secret",
-         "start_player_chooses_arrow": True, "action_limit": "unlimited"},
-        {"num_players": 3, "gemshards": True, "golden_actions": True, "start_tiles": "action",
-         "action_limit": "per_turn", "map_rows": 5, "map_cols": 7, "reward_mode": "score_diff"},
+        {
+            "num_players": 4,
+            "dark_tunnels": True,
+            "start_tiles": "any_secret",
+            "start_player_chooses_arrow": True,
+            "action_limit": "unlimited",
+        },
+        {
+            "num_players": 3,
+            "gemshards": True,
+            "golden_actions": True,
+            "start_tiles": "action",
+            "action_limit": "per_turn",
+            "map_rows": 5,
+            "map_cols": 7,
+            "reward_mode": "score_diff",
+        },
     ]
 
     def validate(self) -> None:
@@ -83,8 +103,11 @@ class GemMountainGame(Game):
         for key in T.MODULES + ("start_player_chooses_arrow",):
             if not isinstance(cfg[key], (bool, np.bool_)):
                 raise ValueError(f"gem_mountain_v0: {key} must be True or False, got {cfg[key]!r}")
-        for key, allowed in (("start_tiles", START_TILES), ("action_limit", ACTION_LIMITS),
-                             ("reward_mode", REWARD_MODES)):
+        for key, allowed in (
+            ("start_tiles", START_TILES),
+            ("action_limit", ACTION_LIMITS),
+            ("reward_mode", REWARD_MODES),
+        ):
             if cfg[key] not in allowed:
                 raise ValueError(f"gem_mountain_v0: {key} must be one of {allowed}, got {cfg[key]!r}")
         self.rows, self.cols = int(cfg["map_rows"]), int(cfg["map_cols"])
@@ -121,8 +144,11 @@ class GemMountainGame(Game):
         self.arrows0 = None
         if cfg["arrow_override"] is not None:
             arr = cfg["arrow_override"]
-            if (not isinstance(arr, (list, tuple)) or len(arr) != (2 if self.two_arrows else 1)
-                    or any(x not in range(8) for x in arr)):
+            if (
+                not isinstance(arr, (list, tuple))
+                or len(arr) != (2 if self.two_arrows else 1)
+                or any(x not in range(8) for x in arr)
+            ):
                 raise ValueError("gem_mountain_v0: arrow_override must list one position 0..7 per arrow")
             self.arrows0 = [int(x) for x in arr]
         self.holdings = None
@@ -175,10 +201,38 @@ class GemMountainGame(Game):
 
 
 _FIELDS = (
-    "cells", "rot", "up", "peek", "arrows", "gems", "acts", "secret", "unused", "seen",
-    "player", "turn", "phase", "window", "res", "sub", "carrow", "owed", "gkind", "lantern",
-    "pend", "pend_secs", "sec_mask", "used_pre", "used_post", "anchor", "prism_used",
-    "prism_on", "wtaken", "wuses", "over", "trunc",
+    "cells",
+    "rot",
+    "up",
+    "peek",
+    "arrows",
+    "gems",
+    "acts",
+    "secret",
+    "unused",
+    "seen",
+    "player",
+    "turn",
+    "phase",
+    "window",
+    "res",
+    "sub",
+    "carrow",
+    "owed",
+    "gkind",
+    "lantern",
+    "pend",
+    "pend_secs",
+    "sec_mask",
+    "used_pre",
+    "used_post",
+    "anchor",
+    "prism_used",
+    "prism_on",
+    "wtaken",
+    "wuses",
+    "over",
+    "trunc",
 )
 
 
@@ -349,8 +403,7 @@ class GemMountainState(State):
     def _pointers(self, i: int, tunnel: bool) -> list[int]:
         """Arrow positions whose top (or second, for Tunnel) layer holds cell i."""
         dist = self.game.geo.dist
-        return [p for p in self.arrows
-                if dist[p][i] == (self.second_k(p) if tunnel else self.top_k(p))]
+        return [p for p in self.arrows if dist[p][i] == (self.second_k(p) if tunnel else self.top_k(p))]
 
     def grab_options(self, i: int, tunnel: bool = False) -> dict[int, int]:
         """content -> lowest pointed section, for a grab of cell i now."""
@@ -480,8 +533,10 @@ class GemMountainState(State):
         if self._mask is None:
             self.legal_action_mask()
         if not 0 <= a < g.num_actions or not self._mask[a]:
-            raise ValueError(f"gem_mountain_v0: illegal action {a} ({self.action_to_string(a)}) "
-                             f"in phase {self.phase_name()}")
+            raise ValueError(
+                f"gem_mountain_v0: illegal action {a} ({self.action_to_string(a)}) "
+                f"in phase {self.phase_name()}"
+            )
         self._mask = self._uc = None
         ph = self.phase
         if a == g.PASS:
@@ -840,8 +895,7 @@ class GemMountainState(State):
         d = self.__dict__
         s.__dict__.update(d)
         s.rng = clone_rng(self.rng)
-        for k in ("cells", "rot", "up", "peek", "arrows", "secret", "unused", "seen",
-                  "pend_secs", "wtaken"):
+        for k in ("cells", "rot", "up", "peek", "arrows", "secret", "unused", "seen", "pend_secs", "wtaken"):
             setattr(s, k, list(d[k]))
         s.gems = [list(x) for x in self.gems]
         s.acts = [list(x) for x in self.acts]
@@ -855,7 +909,9 @@ class GemMountainState(State):
         out = {}
         for k in _FIELDS:
             v = getattr(self, k)
-            out[k] = [list(x) for x in v] if k in ("gems", "acts") else (list(v) if isinstance(v, list) else v)
+            out[k] = (
+                [list(x) for x in v] if k in ("gems", "acts") else (list(v) if isinstance(v, list) else v)
+            )
         out["cells"] = [None if d < 0 else T.DESIGN_NAMES[d] for d in self.cells]
         out["unused"] = [T.DESIGN_NAMES[d] for d in self.unused]
         out["rng"] = rng_to_dict(self.rng)
@@ -870,8 +926,14 @@ class GemMountainState(State):
         s.game = game
         for k in _FIELDS:
             v = data[k]
-            setattr(s, k, [list(x) for x in v] if k in ("gems", "acts") else (list(v) if isinstance(v, list) else v))
-        s.cells = [-1 if x is None else (T.design_of(x) if isinstance(x, str) else int(x)) for x in data["cells"]]
+            setattr(
+                s,
+                k,
+                [list(x) for x in v] if k in ("gems", "acts") else (list(v) if isinstance(v, list) else v),
+            )
+        s.cells = [
+            -1 if x is None else (T.design_of(x) if isinstance(x, str) else int(x)) for x in data["cells"]
+        ]
         s.unused = [T.design_of(x) if isinstance(x, str) else int(x) for x in data["unused"]]
         if len(s.cells) != game.m or len(s.gems) != game.num_players:
             raise ValueError("gem_mountain_v0: state dict does not match this configuration")
@@ -899,7 +961,9 @@ class GemMountainState(State):
         hidden_cells = [i for i, d in enumerate(s.cells) if d >= 0 and not s.up[i] and not s.peek[i] & bit]
         secret_seats = [p for p in range(self.game.num_players) if p != player and s.secret[p] >= 0]
         # a plain design's id is its content id, so a secret tile joins the bag as is
-        bag = sorted([s.cells[i] for i in hidden_cells] + list(s.unused) + [s.secret[p] for p in secret_seats])
+        bag = sorted(
+            [s.cells[i] for i in hidden_cells] + list(s.unused) + [s.secret[p] for p in secret_seats]
+        )
         bag = [bag[k] for k in rng.permutation(len(bag))]
         want_action = self.game.config["start_tiles"] == "action_secret"
         for p in secret_seats:
@@ -909,7 +973,7 @@ class GemMountainState(State):
         for j, i in enumerate(hidden_cells):
             s.cells[i] = bag[j]
             s.rot[i] = int(rng.integers(0, 4))
-        s.unused = bag[len(hidden_cells):]
+        s.unused = bag[len(hidden_cells) :]
         s.rng = np.random.Generator(np.random.PCG64(int(rng.integers(0, 2**63 - 1))))
         s._refresh()
         return s

@@ -13,12 +13,42 @@ GEM_VALUES = (5, 4, 3, 2, 1, 6, 3)
 NUM_GEMS = 7
 
 ACTION_NAMES = (
-    "Gust", "Compass", "Pickaxe", "Tunnel", "Anchor", "Lantern", "Flare", "Turn Stone",
-    "Prism", "Thief", "Gift", "Avalanche", "Earthquake", "Greed", "Twister", "Reserved",
+    "Gust",
+    "Compass",
+    "Pickaxe",
+    "Tunnel",
+    "Anchor",
+    "Lantern",
+    "Flare",
+    "Turn Stone",
+    "Prism",
+    "Thief",
+    "Gift",
+    "Avalanche",
+    "Earthquake",
+    "Greed",
+    "Twister",
+    "Reserved",
 )
 NUM_ACTION_TYPES = 16
-(GUST, COMPASS, PICKAXE, TUNNEL, ANCHOR, LANTERN, FLARE, TURN_STONE, PRISM, THIEF, GIFT,
- AVALANCHE, EARTHQUAKE, GREED, TWISTER, RESERVED) = range(16)
+(
+    GUST,
+    COMPASS,
+    PICKAXE,
+    TUNNEL,
+    ANCHOR,
+    LANTERN,
+    FLARE,
+    TURN_STONE,
+    PRISM,
+    THIEF,
+    GIFT,
+    AVALANCHE,
+    EARTHQUAKE,
+    GREED,
+    TWISTER,
+    RESERVED,
+) = range(16)
 
 NUM_CONTENTS = NUM_GEMS + NUM_ACTION_TYPES - 0  # 23
 UNKNOWN = NUM_CONTENTS  # observation slot for "content not known to me"
@@ -49,8 +79,13 @@ DESIGN_NAMES: list[str] = []
 for _c in range(NUM_CONTENTS - 1):  # every plain tile except the reserved action
     DESIGNS.append((_c,) * 4)
     DESIGN_NAMES.append(CONTENT_NAMES[_c])
-for _x, _y in (("Opal", "Topaz"), ("Opal", "Sapphire"), ("Diamond", "Topaz"),
-               ("Ruby", "Emerald"), ("Opal", "Gust")):
+for _x, _y in (
+    ("Opal", "Topaz"),
+    ("Opal", "Sapphire"),
+    ("Diamond", "Topaz"),
+    ("Ruby", "Emerald"),
+    ("Opal", "Gust"),
+):
     DESIGNS.append(_halves(_x, _y))
     DESIGN_NAMES.append(f"{_x}/{_y}")
 for _q in (("Opal", "Ruby", "Sapphire", "Pickaxe"), ("Opal", "Diamond", "Emerald", "Topaz")):
@@ -86,17 +121,36 @@ SECTION_CONTENT = [
 # --- pools per module (design name, copies) -----------------------------------------
 POOLS: dict[str, list[tuple[str, int]]] = {
     "base": [
-        ("Diamond", 3), ("Ruby", 4), ("Emerald", 5), ("Sapphire", 6), ("Topaz", 7),
-        ("Gust", 3), ("Compass", 2), ("Pickaxe", 2), ("Tunnel", 2), ("Anchor", 2),
+        ("Diamond", 3),
+        ("Ruby", 4),
+        ("Emerald", 5),
+        ("Sapphire", 6),
+        ("Topaz", 7),
+        ("Gust", 3),
+        ("Compass", 2),
+        ("Pickaxe", 2),
+        ("Tunnel", 2),
+        ("Anchor", 2),
     ],
     "dark_tunnels": [("Onyx", 4), ("Lantern", 3), ("Flare", 2)],
     "gemshards": [
-        ("Opal/Topaz", 2), ("Opal/Sapphire", 2), ("Diamond/Topaz", 1), ("Ruby/Emerald", 1),
-        ("Opal/Gust", 1), ("Opal/Ruby/Sapphire/Pickaxe", 1), ("Opal/Diamond/Emerald/Topaz", 1),
-        ("Turn Stone", 2), ("Prism", 1),
+        ("Opal/Topaz", 2),
+        ("Opal/Sapphire", 2),
+        ("Diamond/Topaz", 1),
+        ("Ruby/Emerald", 1),
+        ("Opal/Gust", 1),
+        ("Opal/Ruby/Sapphire/Pickaxe", 1),
+        ("Opal/Diamond/Emerald/Topaz", 1),
+        ("Turn Stone", 2),
+        ("Prism", 1),
     ],
     "golden_actions": [
-        ("Thief", 2), ("Gift", 2), ("Avalanche", 1), ("Earthquake", 1), ("Greed", 1), ("Twister", 1),
+        ("Thief", 2),
+        ("Gift", 2),
+        ("Avalanche", 1),
+        ("Earthquake", 1),
+        ("Greed", 1),
+        ("Twister", 1),
     ],
 }
 MODULES = ("dark_tunnels", "second_arrow", "gemshards", "golden_actions")

@@ -32,7 +32,11 @@ def _status_lines(s) -> list[str]:
             head += f", AP {s.ap}"
     lines.append(f"turn {s.turns}/{g.max_turns}  first player_{s.first}  {head}")
     dmg = s.damage if g.per_player_bank else [s.damage[0]]
-    bank_state = "broken" if all(x >= g.threshold for x in dmg) else f"damage {'/'.join(map(str, dmg))} of {g.threshold}"
+    bank_state = (
+        "broken"
+        if all(x >= g.threshold for x in dmg)
+        else f"damage {'/'.join(map(str, dmg))} of {g.threshold}"
+    )
     lines.append(
         "delivered "
         + "  ".join(f"player_{p}: {s.delivered[p]}/{g.win_sacks}" for p in range(3))
@@ -140,8 +144,13 @@ def render_rgb(s, viewer: int | None = None) -> np.ndarray:
         cv.hexagon(x, y, size * 0.8, fill=None, outline=(140, 90, 40), width=2)
     x, y = centre(geo.bank)
     dmg = s.damage[s.cur if g.per_player_bank else 0]
-    cv.text(x - size * 0.2, y - size * 0.2, "$" if broken else f"{min(dmg, g.threshold)}/{g.threshold}",
-            fill=INK if broken else WHITE, anchor="mm")
+    cv.text(
+        x - size * 0.2,
+        y - size * 0.2,
+        "$" if broken else f"{min(dmg, g.threshold)}/{g.threshold}",
+        fill=INK if broken else WHITE,
+        anchor="mm",
+    )
     for c, sk in s.sacks.items():
         total = sum(sk)
         if total:
@@ -176,7 +185,12 @@ def render_rgb(s, viewer: int | None = None) -> np.ndarray:
         mark = " <" if p == s.cur and not s.done else ""
         cv.text(px + 22, py, f"player_{p}{mark}", fill=INK)
         ap = s.ap if (p == s.cur and s.phase == 2) else 0
-        cv.text(px + 22, py + 14, f"sacks {s.delivered[p]}/{g.win_sacks}  AP {ap}/{g.base_ap + s.delivered[p]}", fill=INK)
+        cv.text(
+            px + 22,
+            py + 14,
+            f"sacks {s.delivered[p]}/{g.win_sacks}  AP {ap}/{g.base_ap + s.delivered[p]}",
+            fill=INK,
+        )
         bar = 180 * min(s.delivered[p] / g.win_sacks, 1.0)
         cv.rect(px + 22, py + 30, px + 202, py + 36, fill=WHITE, outline=GREY)
         cv.rect(px + 22, py + 30, px + 22 + bar, py + 36, fill=col, outline=None)

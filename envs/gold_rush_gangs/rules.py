@@ -81,7 +81,13 @@ class GoldRushGangsGame(Game):
             "truncation_scoring": "rank",
             "max_rounds": 40,
         },
-        {"relative_frame": False, "ap_bonus_immediate": False, "win_sacks": 3, "base_ap": 8, "max_rounds": 60},
+        {
+            "relative_frame": False,
+            "ap_bonus_immediate": False,
+            "win_sacks": 3,
+            "base_ap": 8,
+            "max_rounds": 60,
+        },
         {"radius": 7, "territory_radius": 4, "min_unit_spacing": 3, "bank_threshold": 3, "max_rounds": 40},
     ]
 
@@ -417,7 +423,9 @@ class GoldRushGangsState(State):
         if self.winner >= 0 or self.is_truncated:
             raise ValueError("the game is over")
         if not 0 <= a < g.num_actions or not self.legal_action_mask()[a]:
-            raise ValueError(f"illegal action {a} ({self.action_to_string(a) if 0 <= a < g.num_actions else '?'})")
+            raise ValueError(
+                f"illegal action {a} ({self.action_to_string(a) if 0 <= a < g.num_actions else '?'})"
+            )
         self._mask = None
         self.last_combat = []
         P = self.cur

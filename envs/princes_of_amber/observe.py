@@ -47,7 +47,13 @@ def _prince_block(s, player: int) -> np.ndarray:
     for i in range(NUM_PRINCES):
         row = [0.0] * 29
         a = attrs[i]
-        row[0], row[1], row[2], row[3], row[4] = a[0] / 12.0, a[1] / 12.0, a[2] / 12.0, a[3] / 12.0, a[4] / 12.0
+        row[0], row[1], row[2], row[3], row[4] = (
+            a[0] / 12.0,
+            a[1] / 12.0,
+            a[2] / 12.0,
+            a[3] / 12.0,
+            a[4] / 12.0,
+        )
         row[5] = hits[i] / 12.0
         row[6] = alive[i]
         row[7 + role[i]] = 1.0
@@ -120,29 +126,37 @@ def encode_reference(s, player: int) -> np.ndarray:
         q = (player + r) % n
         b = O_PLAYERS + PLAYER_W * r
         idx += (O_AMBER + 8 + r, b, b + 1, b + 2, b + 3, b + 4, b + 5, b + 6)
-        val += (min(1.0, s.hold_count[q] / ht), s.in_game[q], min(1.0, len(s.hands[q]) / 10.0),
-                1.0 if s.turn_player == q else 0.0, (s.elim_order[q] + 1) / 5.0, min(1, s.extra[q]),
-                free_count[q] / 9.0, 1.0 if q in declined else 0.0)
+        val += (
+            min(1.0, s.hold_count[q] / ht),
+            s.in_game[q],
+            min(1.0, len(s.hands[q]) / 10.0),
+            1.0 if s.turn_player == q else 0.0,
+            (s.elim_order[q] + 1) / 5.0,
+            min(1, s.extra[q]),
+            free_count[q] / 9.0,
+            1.0 if q in declined else 0.0,
+        )
     kt = s.known_top[player]
     for pos in range(7):
         idx.append(O_TOP + pos * TOP_W + (kt[pos] if pos < len(kt) else NUM_KINDS))
         val.append(1.0)
     obs[idx] = val
     # my hand and what I know of the others
-    obs[O_HAND:O_HAND + NUM_KINDS] = s.hk[player]
+    obs[O_HAND : O_HAND + NUM_KINDS] = s.hk[player]
     row = s.known_hand[player]
     for r in range(1, n):
         h = row[(player + r) % n]
         if h is not None:
             b = O_KNOWN + (r - 1) * NUM_KINDS
-            obs[b:b + NUM_KINDS] = h
+            obs[b : b + NUM_KINDS] = h
     obs[O_HAND:O_TOP] *= 0.25
     np.minimum(obs[O_HAND:O_TOP], 1.0, out=obs[O_HAND:O_TOP])
     obs[O_DECK] = len(s.deck.draw_pile) / 100.0
     obs[O_DECK + 1] = len(s.deck.discard) / 100.0
     if s.deck.discard:
-        obs[O_DECK + 2:O_DECK + 2 + NUM_KINDS] = np.minimum(np.bincount(
-            s.game.card_kind_arr[s.deck.discard], minlength=NUM_KINDS) / 8.0, 1.0)
+        obs[O_DECK + 2 : O_DECK + 2 + NUM_KINDS] = np.minimum(
+            np.bincount(s.game.card_kind_arr[s.deck.discard], minlength=NUM_KINDS) / 8.0, 1.0
+        )
     obs[O_PHASE + (PHASE_INDEX[top["t"]] if top is not None else PHASE_INDEX["GAME_OVER"])] = 1.0
     if s.act >= 0:
         obs[O_PENDING + s.act] = 1.0
@@ -157,8 +171,11 @@ def encode_reference(s, player: int) -> np.ndarray:
         obs[O_CONTEST + 8] = war["wb"] / 12.0
         sup = 0
         for bq in war["sup"]:
-            sup += sum(s.attrs[i][4] for i in range(NUM_PRINCES)
-                       if ctrl[i] == bq and s.alive[i] and not s.captured[i] and role[i] == EXILE)
+            sup += sum(
+                s.attrs[i][4]
+                for i in range(NUM_PRINCES)
+                if ctrl[i] == bq and s.alive[i] and not s.captured[i] and role[i] == EXILE
+            )
         obs[O_CONTEST + 9] = sup / 30.0
     if top is not None:
         if top["t"] == "EFFECT_DISCARD":
@@ -181,7 +198,19 @@ _EYE5 = np.eye(5, dtype=np.float32)
 _EYE6 = np.eye(6, dtype=np.float32)  # index -1 is the "neutral" / "nobody" column
 _ZERO_COL = 30
 _PERMS: dict[int, list[np.ndarray]] = {}
-_PRINCE_LISTS = ("hits", "alive", "role", "ctrl", "pp", "captured", "jailer", "armies", "amnesia", "hold", "acted")
+_PRINCE_LISTS = (
+    "hits",
+    "alive",
+    "role",
+    "ctrl",
+    "pp",
+    "captured",
+    "jailer",
+    "armies",
+    "amnesia",
+    "hold",
+    "acted",
+)
 
 
 def _perms(n: int) -> list[np.ndarray]:
@@ -217,8 +246,20 @@ class _ObsCache:
     (flat, 315) for the version it was made from; ``tops`` each viewer's
     remembered-deck-top block for the list it was made from."""
 
-    __slots__ = ("A", "snap", "free", "kinds", "disc", "disc_counts", "disc_vec", "ver", "views", "tops",
-                 "quarter", "eighth")
+    __slots__ = (
+        "A",
+        "snap",
+        "free",
+        "kinds",
+        "disc",
+        "disc_counts",
+        "disc_vec",
+        "ver",
+        "views",
+        "tops",
+        "quarter",
+        "eighth",
+    )
 
     def __init__(self, s) -> None:
         tables = s.game.obs_tables
@@ -244,7 +285,18 @@ def _prince_base(attrs) -> np.ndarray:
 def _refresh_princes(s, c: _ObsCache) -> None:
     A, snap = c.A, c.snap
     hits, alive, role, ctrl, pp, cap, jailer, armies, amnesia, hold, acted = (
-        s.hits, s.alive, s.role, s.ctrl, s.pp, s.captured, s.jailer, s.armies, s.amnesia, s.hold, s.acted)
+        s.hits,
+        s.alive,
+        s.role,
+        s.ctrl,
+        s.pp,
+        s.captured,
+        s.jailer,
+        s.armies,
+        s.amnesia,
+        s.hold,
+        s.acted,
+    )
     if hits != snap[0]:
         A[:, 5] = np.array(hits, dtype=np.float64) / 12.0
         snap[0] = hits[:]
@@ -436,7 +488,7 @@ def encode(s, player: int) -> np.ndarray:
         h = row[o]
         if h is not None:
             b = O_KNOWN + (r - 1) * NUM_KINDS
-            obs[b:b + NUM_KINDS] = _kind_vec(c, (player, o), h)
+            obs[b : b + NUM_KINDS] = _kind_vec(c, (player, o), h)
     kt = s.known_top[player]
     top_view = c.tops.get(player)
     if top_view is None or top_view[0] != kt:
@@ -451,7 +503,7 @@ def encode(s, player: int) -> np.ndarray:
     obs[O_DECK] = min(1.0, len(deck.draw_pile) / 100.0)
     if disc:
         obs[O_DECK + 1] = min(1.0, len(disc) / 100.0)
-        obs[O_DECK + 2:O_DECK + 2 + NUM_KINDS] = _discard_vec(s, c)
+        obs[O_DECK + 2 : O_DECK + 2 + NUM_KINDS] = _discard_vec(s, c)
     # phase, pending act, contest, misc
     obs[O_PHASE + (PHASE_INDEX[top["t"]] if top is not None else PHASE_INDEX["GAME_OVER"])] = 1.0
     if s.act >= 0:
@@ -469,8 +521,11 @@ def encode(s, player: int) -> np.ndarray:
             attrs, alive, cap = s.attrs, s.alive, s.captured
             sup = 0
             for bq in war["sup"]:
-                sup += sum(attrs[i][4] for i in range(NUM_PRINCES)
-                           if ctrl[i] == bq and alive[i] and not cap[i] and role[i] == EXILE)
+                sup += sum(
+                    attrs[i][4]
+                    for i in range(NUM_PRINCES)
+                    if ctrl[i] == bq and alive[i] and not cap[i] and role[i] == EXILE
+                )
             obs[O_CONTEST + 9] = min(1.0, sup / 30.0)
     if top is not None:
         if top["t"] == "EFFECT_DISCARD":

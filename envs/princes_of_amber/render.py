@@ -10,7 +10,12 @@ import numpy as np
 
 from meeplezoo.envs.core.draw import GREY, INK, WHITE, Canvas, lighten, seat_color
 from meeplezoo.envs.princes_of_amber.cards import (
-    EXILE, KIND_NAMES, NUM_KINDS, NUM_PRINCES, PRINCE_NAMES, ROLE_NAMES,
+    EXILE,
+    KIND_NAMES,
+    NUM_KINDS,
+    NUM_PRINCES,
+    PRINCE_NAMES,
+    ROLE_NAMES,
 )
 
 
@@ -33,8 +38,10 @@ def _prince_line(s, i: int) -> str:
         extra.append("held -7")
     if s.acted[i]:
         extra.append("acted")
-    return (f"  {PRINCE_NAMES[i]:<9} {ROLE_NAMES[s.role[i]]:<18} {_owner(s, i):<10} {status:<14} "
-            f"hits {s.hits[i]:>2}/{at[0]:<2} F{at[1]} Wi{at[2]} Wl{at[3]} L{at[4]} " + " ".join(extra)).rstrip()
+    return (
+        f"  {PRINCE_NAMES[i]:<9} {ROLE_NAMES[s.role[i]]:<18} {_owner(s, i):<10} {status:<14} "
+        f"hits {s.hits[i]:>2}/{at[0]:<2} F{at[1]} Wi{at[2]} Wl{at[3]} L{at[4]} " + " ".join(extra)
+    ).rstrip()
 
 
 def _hand_text(s, p: int) -> str:
@@ -46,8 +53,10 @@ def _hand_text(s, p: int) -> str:
 def render_ansi(s, viewer=None) -> str:
     lines = []
     ctl = "neutral" if s.amber < 0 else f"P{s.amber}"
-    lines.append(f"AMBER  controller {ctl}  garrison {s.G}  hold {s.hold_count}  turn {s.turns}"
-                 f"/{s.game.max_turns}  turn player P{s.turn_player}")
+    lines.append(
+        f"AMBER  controller {ctl}  garrison {s.G}  hold {s.hold_count}  turn {s.turns}"
+        f"/{s.game.max_turns}  turn player P{s.turn_player}"
+    )
     lords = [i for i in range(NUM_PRINCES) if s.role[i] != EXILE]
     exiles = [i for i in range(NUM_PRINCES) if s.role[i] == EXILE]
     lines.append("Lords in Amber:")

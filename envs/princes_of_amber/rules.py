@@ -22,20 +22,63 @@ from meeplezoo.envs.core.state import Game, GameInfo, State, clone_rng, make_rng
 from meeplezoo.envs.core.turns import next_seat
 from meeplezoo.envs.princes_of_amber import cards as C
 from meeplezoo.envs.princes_of_amber.cards import (
-    A_CARD, A_END, A_NONCARD, A_PASS, A_PLAYER, A_SUPPORT, EXILE, KING, LEAD, NUM_ACTIONS,
-    NUM_KINDS, NUM_PRINCES, PRINCE_TABLE, REGENT_POSTS, WIT,
+    A_CARD,
+    A_END,
+    A_NONCARD,
+    A_PASS,
+    A_PLAYER,
+    A_SUPPORT,
+    EXILE,
+    KING,
+    LEAD,
+    NUM_ACTIONS,
+    NUM_KINDS,
+    NUM_PRINCES,
+    PRINCE_TABLE,
+    REGENT_POSTS,
+    WIT,
 )
 
 K = {name: i for i, name in enumerate(C.KIND_NAMES)}
-FIGHT, CAPTURE, CALL_THE_GUARDS, PRISONER_OF_WAR = K["FIGHT"], K["CAPTURE"], K["CALL_THE_GUARDS"], K["PRISONER_OF_WAR"]
+FIGHT, CAPTURE, CALL_THE_GUARDS, PRISONER_OF_WAR = (
+    K["FIGHT"],
+    K["CAPTURE"],
+    K["CALL_THE_GUARDS"],
+    K["PRISONER_OF_WAR"],
+)
 GET_AWAY, HIDE_IN_SHADOW, LORDS_IN_AMBER = K["GET_AWAY"], K["HIDE_IN_SHADOW"], K["LORDS_IN_AMBER"]
 NEGATE_CAPTURE, BLOCK_THE_WAY, SHADOW_MASTERY = K["NEGATE_CAPTURE"], K["BLOCK_THE_WAY"], K["SHADOW_MASTERY"]
-BREAK_CONTACT, CONQUER, WALLS_OF_AMBER, ARMY_LOSS = K["BREAK_CONTACT"], K["CONQUER"], K["WALLS_OF_AMBER"], K["ARMY_LOSS"]
-SHADOW_ARMIES, BATTLE_WOUNDS, EXILE_CARD, DISTRACTIONS = K["SHADOW_ARMIES"], K["BATTLE_WOUNDS"], K["EXILE"], K["DISTRACTIONS"]
-TRUMP_TRAVEL, EMOTIONAL_FURY, SHOW_MERCY, AMNESIA = K["TRUMP_TRAVEL"], K["EMOTIONAL_FURY"], K["SHOW_MERCY"], K["AMNESIA"]
+BREAK_CONTACT, CONQUER, WALLS_OF_AMBER, ARMY_LOSS = (
+    K["BREAK_CONTACT"],
+    K["CONQUER"],
+    K["WALLS_OF_AMBER"],
+    K["ARMY_LOSS"],
+)
+SHADOW_ARMIES, BATTLE_WOUNDS, EXILE_CARD, DISTRACTIONS = (
+    K["SHADOW_ARMIES"],
+    K["BATTLE_WOUNDS"],
+    K["EXILE"],
+    K["DISTRACTIONS"],
+)
+TRUMP_TRAVEL, EMOTIONAL_FURY, SHOW_MERCY, AMNESIA = (
+    K["TRUMP_TRAVEL"],
+    K["EMOTIONAL_FURY"],
+    K["SHOW_MERCY"],
+    K["AMNESIA"],
+)
 BLESSING, NOT_REALLY_DEAD, SHADOW_ASSASSINS = K["BLESSING"], K["NOT_REALLY_DEAD"], K["SHADOW_ASSASSINS"]
-GAIN_NEUTRAL, BETRAYAL, WALK_THE_PATTERN, LOOK_AHEAD = K["GAIN_NEUTRAL"], K["BETRAYAL"], K["WALK_THE_PATTERN"], K["LOOK_AHEAD"]
-GOSSIP, ESCAPE_ACTION, PSYCHIC_HOLD, CONTEST_OF_WILLS = K["GOSSIP"], K["ESCAPE_ACTION"], K["PSYCHIC_HOLD"], K["CONTEST_OF_WILLS"]
+GAIN_NEUTRAL, BETRAYAL, WALK_THE_PATTERN, LOOK_AHEAD = (
+    K["GAIN_NEUTRAL"],
+    K["BETRAYAL"],
+    K["WALK_THE_PATTERN"],
+    K["LOOK_AHEAD"],
+)
+GOSSIP, ESCAPE_ACTION, PSYCHIC_HOLD, CONTEST_OF_WILLS = (
+    K["GOSSIP"],
+    K["ESCAPE_ACTION"],
+    K["PSYCHIC_HOLD"],
+    K["CONTEST_OF_WILLS"],
+)
 MENTAL_DOMINATION, PSYCHIC_ATTACK, MIND_PROBE = K["MENTAL_DOMINATION"], K["PSYCHIC_ATTACK"], K["MIND_PROBE"]
 NC = C.NONCARD_BASE
 BIDE, RECUPERATE, FORTUNE, INTRIGUE, RAISE_ARMY, ESCAPE = (NC + m for m in range(6))
@@ -43,12 +86,25 @@ BIDE, RECUPERATE, FORTUNE, INTRIGUE, RAISE_ARMY, ESCAPE = (NC + m for m in range
 ACTION_KINDS = C.ACTION_KINDS
 FREE_KINDS = C.FREE_KINDS
 WILL_KINDS = frozenset(C.WILL_KINDS)
-PRINCE_TARGET = frozenset({FIGHT, SHADOW_ASSASSINS, GAIN_NEUTRAL, BETRAYAL, ESCAPE_ACTION, TRUMP_TRAVEL, AMNESIA,
-                           INTRIGUE, BATTLE_WOUNDS, PRISONER_OF_WAR} | set(C.WILL_KINDS))
+PRINCE_TARGET = frozenset(
+    {
+        FIGHT,
+        SHADOW_ASSASSINS,
+        GAIN_NEUTRAL,
+        BETRAYAL,
+        ESCAPE_ACTION,
+        TRUMP_TRAVEL,
+        AMNESIA,
+        INTRIGUE,
+        BATTLE_WOUNDS,
+        PRISONER_OF_WAR,
+    }
+    | set(C.WILL_KINDS)
+)
 PLAYER_TARGET = frozenset({EXILE_CARD, GOSSIP})
 CONTEST_NONE, CONTEST_FIGHT, CONTEST_WILL, CONTEST_WAR = range(4)
 DECISIONS = frozenset(C.PHASES[:-1])
-NEVER = 10 ** 6  # hand limit while a player has no prince (never happens at a Fate phase)
+NEVER = 10**6  # hand limit while a player has no prince (never happens at a Fate phase)
 
 
 # --------------------------------------------------------------------------- game
@@ -56,8 +112,14 @@ class AmberGame(Game):
     """One configuration of Princes of Amber."""
 
     info = GameInfo(
-        name="princes_of_amber_v0", title="Princes of Amber", min_players=2, max_players=5,
-        default_players=2, hidden_information=True, chance=True, zero_sum=True,
+        name="princes_of_amber_v0",
+        title="Princes of Amber",
+        min_players=2,
+        max_players=5,
+        default_players=2,
+        hidden_information=True,
+        chance=True,
+        zero_sum=True,
         rules_page="seeds/princes_of_amber.md",
     )
     defaults: ClassVar[dict[str, Any]] = {
@@ -80,8 +142,14 @@ class AmberGame(Game):
         {"num_players": 3},
         {"num_players": 4, "prompt_only_if_playable": False},
         {"num_players": 5},
-        {"num_players": 2, "attribute_mode": "rolled", "regent_offers_to_players": False,
-         "allow_support": False, "truncation_ranking": "amber_first", "max_turns": 60},
+        {
+            "num_players": 2,
+            "attribute_mode": "rolled",
+            "regent_offers_to_players": False,
+            "allow_support": False,
+            "truncation_ranking": "amber_first",
+            "max_turns": 60,
+        },
         {"num_players": 3, "hold_turns": 2, "garrison_start": 3},
     ]
 
@@ -97,21 +165,26 @@ class AmberGame(Game):
             if not isinstance(cfg[key], (bool, np.bool_)):
                 raise ValueError(f"{key} must be True or False, got {cfg[key]!r}")
         if cfg["truncation_ranking"] not in ("tie", "amber_first"):
-            raise ValueError(f"truncation_ranking must be 'tie' or 'amber_first', got {cfg['truncation_ranking']!r}")
+            raise ValueError(
+                f"truncation_ranking must be 'tie' or 'amber_first', got {cfg['truncation_ranking']!r}"
+            )
         dc = cfg["deck_counts"]
         if not isinstance(dc, dict) or any(k not in C.KIND_NAMES for k in dc):
             raise ValueError(f"deck_counts must be a dict keyed by card kinds {list(C.KIND_NAMES)}")
         for kname, entries in dc.items():
             for entry in entries:
                 if len(entry) != 2 or not isinstance(entry[1], (int, np.integer)) or entry[1] < 0:
-                    raise ValueError(f"deck_counts[{kname!r}] entries must be [name, copies >= 0], got {entry!r}")
+                    raise ValueError(
+                        f"deck_counts[{kname!r}] entries must be [name, copies >= 0], got {entry!r}"
+                    )
         self.card_kind, self.card_name = C.build_card_list(dc)
         self.num_cards = len(self.card_kind)
         if self.num_cards < cfg["starting_hand"] * self.num_players:
             raise ValueError("deck_counts holds too few cards to deal starting_hand to every player")
         if cfg["dice_override"] is not None and (
-                not isinstance(cfg["dice_override"], (list, tuple))
-                or any(not isinstance(d, (int, np.integer)) or not 1 <= d <= 6 for d in cfg["dice_override"])):
+            not isinstance(cfg["dice_override"], (list, tuple))
+            or any(not isinstance(d, (int, np.integer)) or not 1 <= d <= 6 for d in cfg["dice_override"])
+        ):
             raise ValueError("dice_override must be None or a list of die results 1..6")
         po = cfg["prince_order_override"]
         if po is not None and sorted(po) != list(range(NUM_PRINCES)):
@@ -134,7 +207,9 @@ class AmberGame(Game):
         self.table_attrs = [list(row) for row in PRINCE_TABLE]
         self.attr_block = np.asarray(self.table_attrs, dtype=np.float32) / 12.0
         self.card_kind_arr = np.array(self.card_kind, dtype=np.int64)
-        self.kind_cards = [[c for c in range(self.num_cards) if self.card_kind[c] == k] for k in range(NUM_KINDS)]
+        self.kind_cards = [
+            [c for c in range(self.num_cards) if self.card_kind[c] == k] for k in range(NUM_KINDS)
+        ]
         self.obs_tables = game_tables(self)
 
     def new_initial_state(self, seed: int | None = None) -> "AmberState":
@@ -148,10 +223,47 @@ class AmberGame(Game):
 class AmberState(State):
     """One position of Princes of Amber."""
 
-    FIELDS = ("hits", "alive", "ctrl", "role", "captured", "jailer", "armies", "amnesia", "hold", "acted",
-              "pp", "amber", "G", "hold_count", "in_game", "elim_order", "n_elim", "extra", "hands",
-              "known_top", "known_hand", "turn_player", "turns", "stack", "war", "act", "c_a", "c_t", "c_dmg",
-              "c_dealer", "c_type", "c_tot", "winner", "trunc", "attrs", "dice", "dice_i", "cur", "legal")
+    FIELDS = (
+        "hits",
+        "alive",
+        "ctrl",
+        "role",
+        "captured",
+        "jailer",
+        "armies",
+        "amnesia",
+        "hold",
+        "acted",
+        "pp",
+        "amber",
+        "G",
+        "hold_count",
+        "in_game",
+        "elim_order",
+        "n_elim",
+        "extra",
+        "hands",
+        "known_top",
+        "known_hand",
+        "turn_player",
+        "turns",
+        "stack",
+        "war",
+        "act",
+        "c_a",
+        "c_t",
+        "c_dmg",
+        "c_dealer",
+        "c_type",
+        "c_tot",
+        "winner",
+        "trunc",
+        "attrs",
+        "dice",
+        "dice_i",
+        "cur",
+        "legal",
+    )
 
     # ---- construction -------------------------------------------------------
     @classmethod
@@ -167,8 +279,11 @@ class AmberState(State):
             top = []
             for kname in cfg["deck_override"]:
                 k = K[kname]
-                idx = next(i for i in range(len(s.deck.draw_pile) - 1, -1, -1)
-                           if game.card_kind[s.deck.draw_pile[i]] == k)
+                idx = next(
+                    i
+                    for i in range(len(s.deck.draw_pile) - 1, -1, -1)
+                    if game.card_kind[s.deck.draw_pile[i]] == k
+                )
                 top.append(s.deck.draw_pile.pop(idx))
             s.deck.draw_pile.extend(reversed(top))
         s.hands = [[] for _ in range(n)]
@@ -180,8 +295,11 @@ class AmberState(State):
                 c = s.deck.draw_pile.pop()
                 s.hands[p].append(c)
                 s.hk[p][game.card_kind[c]] += 1
-        order = list(cfg["prince_order_override"]) if cfg["prince_order_override"] else \
-            [int(x) for x in rng.permutation(NUM_PRINCES)]
+        order = (
+            list(cfg["prince_order_override"])
+            if cfg["prince_order_override"]
+            else [int(x) for x in rng.permutation(NUM_PRINCES)]
+        )
         if cfg["attribute_mode"] == "rolled":
             s.attrs = [[roll_sum(rng, 2) for _ in range(5)] for _ in range(NUM_PRINCES)]
         else:
@@ -254,8 +372,10 @@ class AmberState(State):
             raise ValueError("princes_of_amber: the game is over")
         a = int(action)
         if a not in self.legal:
-            raise ValueError(f"princes_of_amber: illegal action {a} ({C.action_name(a) if 0 <= a < NUM_ACTIONS else '?'}) "
-                             f"in phase {self.phase_name()}")
+            raise ValueError(
+                f"princes_of_amber: illegal action {a} ({C.action_name(a) if 0 <= a < NUM_ACTIONS else '?'}) "
+                f"in phase {self.phase_name()}"
+            )
         f = self.stack[-1]
         APPLY[f["t"]](self, f, a)
         self._run()
@@ -270,7 +390,11 @@ class AmberState(State):
                 scores.append((0, self.elim_order[p]))
             elif self.winner == p:
                 scores.append((2, 0))
-            elif self.winner < 0 and self.game.config["truncation_ranking"] == "amber_first" and self.amber == p:
+            elif (
+                self.winner < 0
+                and self.game.config["truncation_ranking"] == "amber_first"
+                and self.amber == p
+            ):
                 scores.append((2, 0))
             else:
                 scores.append((1, 0))
@@ -416,15 +540,28 @@ class AmberState(State):
         if code in (CONTEST_OF_WILLS, MIND_PROBE):
             return [i for i in R if alive[i] and not cap[i] and ctrl[i] >= 0 and ctrl[i] != p]
         if code == MENTAL_DOMINATION:
-            return [i for i in R if alive[i] and not cap[i] and ctrl[i] != p and role[i] == EXILE
-                    and not (ctrl[i] >= 0 and pp[ctrl[i]] == i)]
+            return [
+                i
+                for i in R
+                if alive[i]
+                and not cap[i]
+                and ctrl[i] != p
+                and role[i] == EXILE
+                and not (ctrl[i] >= 0 and pp[ctrl[i]] == i)
+            ]
         if code == GAIN_NEUTRAL:
             return [i for i in R if alive[i] and ctrl[i] < 0 and role[i] == EXILE]
         if code == BETRAYAL:
             return [i for i in R if alive[i] and ctrl[i] >= 0 and ctrl[i] != p and pp[ctrl[i]] != i]
         if code == INTRIGUE:
-            return [i for i in R if alive[i] and ((ctrl[i] < 0 and role[i] == EXILE)
-                                                  or (ctrl[i] >= 0 and ctrl[i] != p and pp[ctrl[i]] != i))]
+            return [
+                i
+                for i in R
+                if alive[i]
+                and (
+                    (ctrl[i] < 0 and role[i] == EXILE) or (ctrl[i] >= 0 and ctrl[i] != p and pp[ctrl[i]] != i)
+                )
+            ]
         if code in (ESCAPE_ACTION, TRUMP_TRAVEL):
             return [i for i in R if alive[i] and cap[i] and ctrl[i] == p]
         if code == AMNESIA:
@@ -436,15 +573,24 @@ class AmberState(State):
     def player_targets(self, p: int, code: int) -> list[int]:
         if code == GOSSIP:
             return self.opponents(p)
-        return [o for o in self.opponents(p) if self.pp[o] >= 0 and self.alive[self.pp[o]]
-                and self.role[self.pp[o]] == EXILE]
+        return [
+            o
+            for o in self.opponents(p)
+            if self.pp[o] >= 0 and self.alive[self.pp[o]] and self.role[self.pp[o]] == EXILE
+        ]
 
     def act_legal(self, p: int, a: int, code: int) -> bool:
         """Whether act ``code`` (card kind or NC+m) is playable now by p with acting prince a (-1: free card)."""
         if code == CONQUER:
             k = self.pp[p]
-            return (self.free(a) and self.role[a] == EXILE and self.armies[a] >= 1 and k >= 0
-                    and self.free(k) and self.amber != p)
+            return (
+                self.free(a)
+                and self.role[a] == EXILE
+                and self.armies[a] >= 1
+                and k >= 0
+                and self.free(k)
+                and self.amber != p
+            )
         if code == ESCAPE_ACTION and a >= 0 and self.captured[a]:
             return True
         if code in PRINCE_TARGET:
@@ -529,8 +675,10 @@ class AmberState(State):
         role[k] = KING
         self.G += self.armies[k]
         self.armies[k] = 0
-        others = sorted((i for i in range(NUM_PRINCES) if ctrl[i] == q and i != k and self.free(i)),
-                        key=lambda i: (-self.lead(i), i))
+        others = sorted(
+            (i for i in range(NUM_PRINCES) if ctrl[i] == q and i != k and self.free(i)),
+            key=lambda i: (-self.lead(i), i),
+        )
         for post, i in zip(REGENT_POSTS, others):
             role[i] = post
             self.G += self.armies[i]
@@ -598,8 +746,26 @@ class AmberState(State):
         s.rng = clone_rng(self.rng)
         s.n = self.n
         s.attrs = self.attrs  # never changes after setup
-        for name in ("hits", "alive", "ctrl", "role", "captured", "jailer", "armies", "amnesia", "hold", "acted",
-                     "pp", "hold_count", "in_game", "elim_order", "extra", "c_tot", "known_top", "legal"):
+        for name in (
+            "hits",
+            "alive",
+            "ctrl",
+            "role",
+            "captured",
+            "jailer",
+            "armies",
+            "amnesia",
+            "hold",
+            "acted",
+            "pp",
+            "hold_count",
+            "in_game",
+            "elim_order",
+            "extra",
+            "c_tot",
+            "known_top",
+            "legal",
+        ):
             setattr(s, name, getattr(self, name)[:])
         s.known_hand = [row[:] for row in self.known_hand]
         s.hands = [h[:] for h in self.hands]
@@ -607,8 +773,23 @@ class AmberState(State):
         s.deck = Deck(self.deck.draw_pile, self.deck.discard)
         s.stack = [dict(f) for f in self.stack]
         s.war = dict(self.war) if self.war is not None else None
-        for name in ("amber", "G", "n_elim", "turn_player", "turns", "act", "c_a", "c_t", "c_dmg", "c_dealer",
-                     "c_type", "winner", "trunc", "dice_i", "cur"):
+        for name in (
+            "amber",
+            "G",
+            "n_elim",
+            "turn_player",
+            "turns",
+            "act",
+            "c_a",
+            "c_t",
+            "c_dmg",
+            "c_dealer",
+            "c_type",
+            "winner",
+            "trunc",
+            "dice_i",
+            "cur",
+        ):
             setattr(s, name, getattr(self, name))
         s.dice = self.dice
         return s
@@ -688,8 +869,11 @@ class AmberState(State):
         for o in range(n):
             if o != player:
                 known = self.known_hand[player][o]
-                forced[o] = [pool_by_kind[k].pop() for k in range(NUM_KINDS) for _ in range(known[k])] \
-                    if known is not None else []
+                forced[o] = (
+                    [pool_by_kind[k].pop() for k in range(NUM_KINDS) for _ in range(known[k])]
+                    if known is not None
+                    else []
+                )
         rest = sorted(c for lst in pool_by_kind for c in lst)
         sizes = [len(h) for h in self.hands]
         other_top = [len(kt) for kt in self.known_top]
@@ -709,13 +893,20 @@ class AmberState(State):
             # no redeal of 30 fits the window: the player is still asked, with
             # only his card-free answers (PASS, END_PHASE, princes...)
             s.legal = [a for a in self.legal if not A_CARD <= a < A_NONCARD]
-        s.rng = make_rng(int(rng.integers(0, 2 ** 63 - 1)))
+        s.rng = make_rng(int(rng.integers(0, 2**63 - 1)))
         s.dice = []
         s.dice_i = 0
         return s
 
-    def _redeal(self, player: int, forced: dict, top: list[int], rest: list[int], sizes: list[int],
-                other_top: list[int]) -> "AmberState":
+    def _redeal(
+        self,
+        player: int,
+        forced: dict,
+        top: list[int],
+        rest: list[int],
+        sizes: list[int],
+        other_top: list[int],
+    ) -> "AmberState":
         s = self.clone()
         ck = self.game.card_kind
         pos = 0
@@ -723,7 +914,7 @@ class AmberState(State):
             if o == player:
                 continue
             need = sizes[o] - len(forced[o])
-            s.hands[o] = forced[o] + rest[pos:pos + need]
+            s.hands[o] = forced[o] + rest[pos : pos + need]
             pos += need
             h = [0] * NUM_KINDS
             for c in s.hands[o]:
@@ -759,8 +950,11 @@ class AmberState(State):
         return C.action_name(int(action))
 
     def string_to_action(self, text: str) -> int:
-        return _ACTION_BY_NAME[text.strip().lower()] if text.strip().lower() in _ACTION_BY_NAME else \
-            State.string_to_action(self, text)
+        return (
+            _ACTION_BY_NAME[text.strip().lower()]
+            if text.strip().lower() in _ACTION_BY_NAME
+            else State.string_to_action(self, text)
+        )
 
     def render_ansi(self, viewer: int | None = None) -> str:
         from meeplezoo.envs.princes_of_amber.render import render_ansi
@@ -791,6 +985,7 @@ def _jsonable(v):
 # =========================================================================== frames
 # Each AUTO handler does its work and pushes/pops frames; each decision frame
 # has LEGAL (list of legal actions, or None to skip the frame) and APPLY.
+
 
 def _card_actions(s: AmberState, p: int, kinds) -> list[int]:
     hk = s.hk[p]
@@ -1116,8 +1311,11 @@ def auto_death_seq(s: AmberState, f: dict) -> None:
         c = s.ctrl[v]
         q = [c] if c >= 0 and s.in_game[c] else []
         n = s.n
-        q += [(s.turn_player + j) % n for j in range(n) if s.in_game[(s.turn_player + j) % n]
-              and (s.turn_player + j) % n != c]
+        q += [
+            (s.turn_player + j) % n
+            for j in range(n)
+            if s.in_game[(s.turn_player + j) % n] and (s.turn_player + j) % n != c
+        ]
         s.stack.append({"t": "DEATH", "p": q[0], "q": q[1:]})
         return
     s.stack.pop()
@@ -1296,8 +1494,14 @@ def auto_war(s: AmberState, f: dict) -> None:
                 q = []
                 for j in range(1, n):
                     b = (p + j) % n
-                    if (s.in_game[b] and b != k and not s.controls_regent(b)
-                            and any(s.ctrl[i] == b and s.free(i) and s.role[i] == EXILE for i in range(NUM_PRINCES))):
+                    if (
+                        s.in_game[b]
+                        and b != k
+                        and not s.controls_regent(b)
+                        and any(
+                            s.ctrl[i] == b and s.free(i) and s.role[i] == EXILE for i in range(NUM_PRINCES)
+                        )
+                    ):
                         q.append(b)
                 if q:
                     s.stack.append({"t": "SUPPORT", "p": q[0], "q": q[1:]})
@@ -1327,7 +1531,9 @@ def _fight_war(s: AmberState, p: int, a: int, w: dict) -> None:
             att += s.lead(i)
     for b in w["sup"]:
         if s.in_game[b]:
-            att += sum(s.lead(i) for i in range(NUM_PRINCES) if ctrl[i] == b and s.free(i) and role[i] == EXILE)
+            att += sum(
+                s.lead(i) for i in range(NUM_PRINCES) if ctrl[i] == b and s.free(i) and role[i] == EXILE
+            )
     leader = _defending_leader(s)
     dfn = w["wb"]
     if k >= 0:
@@ -1365,7 +1571,9 @@ def _fight_war(s: AmberState, p: int, a: int, w: dict) -> None:
         s.armies[a] = 0
         s.take_amber(p)
     else:
-        lose = [a] + [i for i in range(NUM_PRINCES) if i != a and ctrl[i] == p and s.free(i) and role[i] == EXILE]
+        lose = [a] + [
+            i for i in range(NUM_PRINCES) if i != a and ctrl[i] == p and s.free(i) and role[i] == EXILE
+        ]
         w["won"] = 0
         w["lose"] = lose
         _call_guards(s, k, p, a)
@@ -1456,8 +1664,19 @@ def r_will(s, p, a, t):
 def r_conquer(s, p, a, t):
     k = s.amber
     lords = [i for i in range(NUM_PRINCES) if s.role[i] != EXILE and s.free(i)]
-    s.war = {"p": p, "a": a, "k": k, "wb": 0, "sb": 0, "sup": [], "lords": lords, "att": 0, "dfn": 0,
-             "won": -1, "lose": []}
+    s.war = {
+        "p": p,
+        "a": a,
+        "k": k,
+        "wb": 0,
+        "sb": 0,
+        "sup": [],
+        "lords": lords,
+        "att": 0,
+        "dfn": 0,
+        "won": -1,
+        "lose": [],
+    }
     s.stack.append({"t": "WAR", "p": p, "a": a, "s": 0})
 
 
@@ -1542,37 +1761,86 @@ def r_escape_roll(s, p, a, t):
 
 
 RESOLVE = {
-    FIGHT: r_fight, CONQUER: r_conquer, SHADOW_ASSASSINS: r_damage, GAIN_NEUTRAL: r_gain, BETRAYAL: r_betray,
-    WALK_THE_PATTERN: r_walk, LOOK_AHEAD: r_look, GOSSIP: r_gossip, ESCAPE_ACTION: r_escape_card,
-    TRUMP_TRAVEL: r_escape_card, EXILE_CARD: r_discard3, DISTRACTIONS: r_discard3, AMNESIA: r_amnesia,
-    BLESSING: r_blessing, BATTLE_WOUNDS: r_damage, PRISONER_OF_WAR: r_pow,
-    BIDE: r_bide, RECUPERATE: r_recuperate, FORTUNE: r_fortune, INTRIGUE: r_intrigue, RAISE_ARMY: r_raise,
+    FIGHT: r_fight,
+    CONQUER: r_conquer,
+    SHADOW_ASSASSINS: r_damage,
+    GAIN_NEUTRAL: r_gain,
+    BETRAYAL: r_betray,
+    WALK_THE_PATTERN: r_walk,
+    LOOK_AHEAD: r_look,
+    GOSSIP: r_gossip,
+    ESCAPE_ACTION: r_escape_card,
+    TRUMP_TRAVEL: r_escape_card,
+    EXILE_CARD: r_discard3,
+    DISTRACTIONS: r_discard3,
+    AMNESIA: r_amnesia,
+    BLESSING: r_blessing,
+    BATTLE_WOUNDS: r_damage,
+    PRISONER_OF_WAR: r_pow,
+    BIDE: r_bide,
+    RECUPERATE: r_recuperate,
+    FORTUNE: r_fortune,
+    INTRIGUE: r_intrigue,
+    RAISE_ARMY: r_raise,
     ESCAPE: r_escape_roll,
 }
 for _k in C.WILL_KINDS:
     RESOLVE[_k] = r_will
 
 AUTO = {
-    "TURN": auto_turn, "TURN_END": auto_turn_end, "FIGHT": auto_fight, "WILL": auto_will, "WAR": auto_war,
-    "DAMAGE": auto_damage, "DEATH_SEQ": auto_death_seq, "CAPTURE": auto_capture,
-    "KING_REMOVAL": auto_king_removal, "BLOCK_EFFECT": auto_block_effect,
+    "TURN": auto_turn,
+    "TURN_END": auto_turn_end,
+    "FIGHT": auto_fight,
+    "WILL": auto_will,
+    "WAR": auto_war,
+    "DAMAGE": auto_damage,
+    "DEATH_SEQ": auto_death_seq,
+    "CAPTURE": auto_capture,
+    "KING_REMOVAL": auto_king_removal,
+    "BLOCK_EFFECT": auto_block_effect,
 }
 LEGAL = {
-    "FATE_DISCARD": legal_fate_discard, "ACTION_SELECT": legal_action_select, "CHOOSE_ACTION": legal_choose,
-    "TARGET_PRINCE": legal_target_prince, "TARGET_PLAYER": legal_target_player, "NEGATE": legal_negate,
-    "FURY": legal_fury, "BLOCK": legal_block, "SHADOW_MASTERY": legal_shadow_mastery, "SUPPORT": legal_support,
-    "SHADOW_ARMIES": legal_shadow_armies, "DAMAGE_FOLLOWUP": legal_damage_followup,
-    "CALL_GUARDS": legal_call_guards, "WAR_FOLLOWUP": legal_war_followup, "CAPTURE_NEGATE": legal_capture_negate,
-    "DEATH": legal_death, "SUCCESSION": legal_succession, "APPOINT": legal_appoint,
-    "EFFECT_DISCARD": legal_effect_discard, "REGENT_OFFER": legal_regent_offer,
+    "FATE_DISCARD": legal_fate_discard,
+    "ACTION_SELECT": legal_action_select,
+    "CHOOSE_ACTION": legal_choose,
+    "TARGET_PRINCE": legal_target_prince,
+    "TARGET_PLAYER": legal_target_player,
+    "NEGATE": legal_negate,
+    "FURY": legal_fury,
+    "BLOCK": legal_block,
+    "SHADOW_MASTERY": legal_shadow_mastery,
+    "SUPPORT": legal_support,
+    "SHADOW_ARMIES": legal_shadow_armies,
+    "DAMAGE_FOLLOWUP": legal_damage_followup,
+    "CALL_GUARDS": legal_call_guards,
+    "WAR_FOLLOWUP": legal_war_followup,
+    "CAPTURE_NEGATE": legal_capture_negate,
+    "DEATH": legal_death,
+    "SUCCESSION": legal_succession,
+    "APPOINT": legal_appoint,
+    "EFFECT_DISCARD": legal_effect_discard,
+    "REGENT_OFFER": legal_regent_offer,
 }
 APPLY = {
-    "FATE_DISCARD": apply_discard, "ACTION_SELECT": apply_action_select, "CHOOSE_ACTION": apply_choose,
-    "TARGET_PRINCE": apply_target_prince, "TARGET_PLAYER": apply_target_player, "NEGATE": apply_parent_card,
-    "FURY": apply_fury, "BLOCK": apply_block, "SHADOW_MASTERY": apply_parent_card, "SUPPORT": apply_support,
-    "SHADOW_ARMIES": apply_shadow_armies, "DAMAGE_FOLLOWUP": apply_damage_followup,
-    "CALL_GUARDS": apply_call_guards, "WAR_FOLLOWUP": apply_war_followup, "CAPTURE_NEGATE": apply_parent_card,
-    "DEATH": apply_death, "SUCCESSION": apply_succession, "APPOINT": apply_appoint,
-    "EFFECT_DISCARD": apply_discard, "REGENT_OFFER": apply_regent_offer,
+    "FATE_DISCARD": apply_discard,
+    "ACTION_SELECT": apply_action_select,
+    "CHOOSE_ACTION": apply_choose,
+    "TARGET_PRINCE": apply_target_prince,
+    "TARGET_PLAYER": apply_target_player,
+    "NEGATE": apply_parent_card,
+    "FURY": apply_fury,
+    "BLOCK": apply_block,
+    "SHADOW_MASTERY": apply_parent_card,
+    "SUPPORT": apply_support,
+    "SHADOW_ARMIES": apply_shadow_armies,
+    "DAMAGE_FOLLOWUP": apply_damage_followup,
+    "CALL_GUARDS": apply_call_guards,
+    "WAR_FOLLOWUP": apply_war_followup,
+    "CAPTURE_NEGATE": apply_parent_card,
+    "DEATH": apply_death,
+    "SUCCESSION": apply_succession,
+    "APPOINT": apply_appoint,
+    "EFFECT_DISCARD": apply_discard,
+    "REGENT_OFFER": apply_regent_offer,
 }
 assert set(LEGAL) == set(APPLY) == DECISIONS

@@ -58,8 +58,9 @@ def test_ratings_rank_the_stronger_bot_first():
     result = tournament(TOY, [_StopHigh(), "random"], games=120, seed=3, progress=False)
     assert result.leaderboard() == ["stophigh", "random"]
     assert result.win_rate("stophigh") > result.win_rate("random")
-    assert result.win_rate("stophigh", against="random") + result.draw_rate("stophigh", "random") + \
-        result.win_rate("random", against="stophigh") == pytest.approx(1.0)
+    assert result.win_rate("stophigh", against="random") + result.draw_rate(
+        "stophigh", "random"
+    ) + result.win_rate("random", against="stophigh") == pytest.approx(1.0)
 
 
 def test_plackett_luce_orders_a_strict_hierarchy():
@@ -67,10 +68,25 @@ def test_plackett_luce_orders_a_strict_hierarchy():
     for i in range(60):
         seating = [(0, 1, 2), (2, 0, 1), (1, 2, 0)][i % 3]
         ranks = [1 + a for a in seating]  # agent 0 always first, 2 always last
-        matches.append(MatchResult("toy", {}, i, [str(a) for a in seating], [0.0] * 3, ranks, 1, False,
-                                   [1] * 3, [0.0] * 3, seating=list(seating)))
+        matches.append(
+            MatchResult(
+                "toy",
+                {},
+                i,
+                [str(a) for a in seating],
+                [0.0] * 3,
+                ranks,
+                1,
+                False,
+                [1] * 3,
+                [0.0] * 3,
+                seating=list(seating),
+            )
+        )
     rated = rate_matches(matches, 3)
-    assert rated[0].mu - 3 * rated[0].sigma > rated[1].mu - 3 * rated[1].sigma > rated[2].mu - 3 * rated[2].sigma
+    assert (
+        rated[0].mu - 3 * rated[0].sigma > rated[1].mu - 3 * rated[1].sigma > rated[2].mu - 3 * rated[2].sigma
+    )
 
 
 def test_wilson_interval_brackets_the_rate():
@@ -83,8 +99,12 @@ def test_match_replay_reproduces_the_game():
     name = envs.names()[0] if envs.names() else None
     if name is None:
         pytest.skip("no game registered yet")
-    result = play_match(name, ["random", "random"] if envs.game_class(name).info.min_players <= 2 else ["random"] * 3,
-                        seed=11, record=True)
+    result = play_match(
+        name,
+        ["random", "random"] if envs.game_class(name).info.min_players <= 2 else ["random"] * 3,
+        seed=11,
+        record=True,
+    )
     record = ReplayRecord.from_json(result.replay.to_json())
     final = replay_final_state(record)
     assert list(final.returns()) == result.returns
@@ -92,7 +112,9 @@ def test_match_replay_reproduces_the_game():
 
 
 def test_reports_are_written(tmp_path):
-    result = tournament(TOY, ["random", "mcts:sims=5"], games=6, seed=0, progress=False, out=tmp_path, record=True)
+    result = tournament(
+        TOY, ["random", "mcts:sims=5"], games=6, seed=0, progress=False, out=tmp_path, record=True
+    )
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["games"] == 6 and set(summary["ratings"]) == {"random", "mcts:sims=5"}
     for name in ("leaderboard", "pairwise", "seats", "games"):

@@ -22,8 +22,23 @@ def _two_player_game():
 
 def test_arena_writes_report_and_replays(tmp_path, capsys):
     name = _two_player_game()
-    rc = main(["arena", name, "--agents", "random", "random", "--games", "4", "--seed", "1",
-               "--out", str(tmp_path), "--replays", "--no-progress"])
+    rc = main(
+        [
+            "arena",
+            name,
+            "--agents",
+            "random",
+            "random",
+            "--games",
+            "4",
+            "--seed",
+            "1",
+            "--out",
+            str(tmp_path),
+            "--replays",
+            "--no-progress",
+        ]
+    )
     assert rc == 0
     assert "random#2" in capsys.readouterr().out
     assert json.loads((tmp_path / "summary.json").read_text())["games"] == 4
@@ -43,8 +58,14 @@ def test_replay_steps_and_quits(tmp_path):
     assert shown == 3
     assert sum(line.startswith("\nmove ") for line in lines) == 2
     everything = []
-    assert show(ReplayRecord.from_json(record.to_json()), start=len(record.actions) - 1,
-                output_fn=everything.append) == 2
+    assert (
+        show(
+            ReplayRecord.from_json(record.to_json()),
+            start=len(record.actions) - 1,
+            output_fn=everything.append,
+        )
+        == 2
+    )
     assert "game over" in everything[-1]
 
 

@@ -30,7 +30,9 @@ def test_number_picks_the_listed_move():
 
 def test_name_and_unique_prefix_are_accepted():
     state, obs = _position()
-    assert HumanAgent(input_fn=_scripted("swap"), output_fn=lambda s: None).act(obs, SeatView(state, 0)) == SWAP
+    assert (
+        HumanAgent(input_fn=_scripted("swap"), output_fn=lambda s: None).act(obs, SeatView(state, 0)) == SWAP
+    )
     assert HumanAgent(input_fn=_scripted("St"), output_fn=lambda s: None).act(obs, SeatView(state, 0)) == STOP
 
 

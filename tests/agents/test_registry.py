@@ -14,7 +14,9 @@ def test_specs_parse_to_kind_and_typed_parameters():
     assert parse_spec("random") == ("random", {})
     assert parse_spec("ismcts:sims=100,c=1.4") == ("ismcts", {"sims": 100, "c": 1.4})
     assert parse_spec("policy:path=runs/x/best.zip,deterministic=true") == (
-        "policy", {"path": "runs/x/best.zip", "deterministic": True})
+        "policy",
+        {"path": "runs/x/best.zip", "deterministic": True},
+    )
 
 
 def test_make_agent_builds_each_kind():
@@ -26,7 +28,9 @@ def test_make_agent_builds_each_kind():
     assert make_agent("mcts:depth=none").depth is None
 
 
-@pytest.mark.parametrize("spec", ["alphazero", "mcts:sims", "mcts:simz=3", "mcts:sims=0", "policy:path=nope.zip"])
+@pytest.mark.parametrize(
+    "spec", ["alphazero", "mcts:sims", "mcts:simz=3", "mcts:sims=0", "policy:path=nope.zip"]
+)
 def test_bad_specs_are_refused(spec):
     with pytest.raises(ValueError):
         make_agent(spec).act({"observation": None, "action_mask": [1, 1]})

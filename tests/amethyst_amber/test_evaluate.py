@@ -86,7 +86,9 @@ def test_seats_mirror():
 
 
 def test_finished_games_return_returns():
-    won = position(resources=[((-3, 2), AM, 0), ((-1, 2), AM, 0), ((1, 2), AM, 0), ((-4, 3), AM, 0), ((-2, 3), AM, 0)])
+    won = position(
+        resources=[((-3, 2), AM, 0), ((-1, 2), AM, 0), ((1, 2), AM, 0), ((-4, 3), AM, 0), ((-2, 3), AM, 0)]
+    )
     assert won.terminal and won.winner == AM
     assert np.allclose(won.evaluate(), [1.0, -1.0])
     cut = position(resources=[((-3, 2), AM, 0)], truncated=True)

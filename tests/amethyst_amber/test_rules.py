@@ -7,7 +7,18 @@ import numpy as np
 import pytest
 
 from meeplezoo.envs.amethyst_amber.rules import NEUTRAL
-from tests.amethyst_amber.helpers import AB, AM, can, do, game, kinds, legal, move_and_end, move_defender, position
+from tests.amethyst_amber.helpers import (
+    AB,
+    AM,
+    can,
+    do,
+    game,
+    kinds,
+    legal,
+    move_and_end,
+    move_defender,
+    position,
+)
 
 
 def hx(s, qr):
@@ -125,14 +136,18 @@ def test_enemy_resource_capture_without_own_resources():
 
 
 def test_captured_attacker_leaves_play():
-    s = position(attackers=[((-3, 1), AM), ((-2, 1), AB)], resources=[((0, 3), AM, 0)], reserve_attackers=[4, 4])
+    s = position(
+        attackers=[((-3, 1), AM), ((-2, 1), AB)], resources=[((0, 3), AM, 0)], reserve_attackers=[4, 4]
+    )
     do(s, "step", (-3, 1), "E")
     assert s.apos[AB] == [] and s.reserve[AB] == 4
 
 
 def test_wall_blocks_capture_of_resource_and_moves():
     # Amber wall on the gate between (-3,1) and (-2,0)
-    s = position(defenders=[((4, 10), AB), ((5, 10), AB)], attackers=[((-3, 1), AM)], resources=[((-2, 0), None, 0)])
+    s = position(
+        defenders=[((4, 10), AB), ((5, 10), AB)], attackers=[((-3, 1), AM)], resources=[((-2, 0), None, 0)]
+    )
     assert not can(s, "step", (-3, 1), "NE")
     s = position(defenders=[((4, 10), AB), ((5, 10), AB)], attackers=[((-2, 0), AM)])
     assert not can(s, "step", (-2, 0), "SW")  # the gate is cut both ways
@@ -181,7 +196,9 @@ def test_capacity_two():
 
 # win: counted from placed resources at the start of one's own turn
 def test_hand_resources_do_not_count():
-    s = position(resources=[((-4, 3), AM, 0), ((-3, 2), AM, 0), ((-2, 3), AM, 0), ((0, 3), AM, 0)], hand=[1, 0])
+    s = position(
+        resources=[((-4, 3), AM, 0), ((-3, 2), AM, 0), ((-2, 3), AM, 0), ((0, 3), AM, 0)], hand=[1, 0]
+    )
     assert not s.done
 
 
@@ -315,7 +332,9 @@ def test_pickled_game_leaves_the_step_memo_behind():
 
 # serialisation round trip and words
 def test_to_dict_round_trip_mid_turn():
-    s = position(defenders=[((2, 6), AM), ((15, 6), AM)], attackers=[((0, 0), AB)], resources=[((0, 3), AB, 1)])
+    s = position(
+        defenders=[((2, 6), AM), ((15, 6), AM)], attackers=[((0, 0), AB)], resources=[((0, 3), AB, 1)]
+    )
     do(s, "select", (2, 6))
     t = s.game.state_from_dict(s.to_dict())
     assert t.to_dict() == s.to_dict()

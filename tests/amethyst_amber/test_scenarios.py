@@ -7,7 +7,18 @@ import pytest
 
 from meeplezoo import envs
 from meeplezoo.envs.amethyst_amber.board import NUM_ACTIONS, BLUE0, BLUE1, GREEN, PLAIN, RED
-from tests.amethyst_amber.helpers import AB, AM, can, do, game, kinds, legal, move_and_end, move_defender, position
+from tests.amethyst_amber.helpers import (
+    AB,
+    AM,
+    can,
+    do,
+    game,
+    kinds,
+    legal,
+    move_and_end,
+    move_defender,
+    position,
+)
 
 
 # 1. board build -------------------------------------------------------------------
@@ -244,7 +255,14 @@ def test_recovering_own_prisoners():
 # 13 / 14. win timing and recapture --------------------------------------------------------
 def _win_position():
     return position(
-        resources=[((-4, 3), AM, 0), ((-3, 2), AM, 0), ((-2, 3), AM, 0), ((0, 3), AM, 0), ((0, 1), None, 0), ((-1, -2), AB, 0)],
+        resources=[
+            ((-4, 3), AM, 0),
+            ((-3, 2), AM, 0),
+            ((-2, 3), AM, 0),
+            ((0, 3), AM, 0),
+            ((0, 1), None, 0),
+            ((-1, -2), AB, 0),
+        ],
         attackers=[((-1, 2), AM), ((-4, 2), AB)],
         defenders=[((2, 6), AB), ((15, 6), AB)],
     )

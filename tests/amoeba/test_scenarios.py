@@ -5,8 +5,17 @@ import pytest
 
 from meeplezoo import envs
 from meeplezoo.envs.amoeba.rules import ANCHOR, CLAIM, SELECT
-from tests.amoeba.helpers import (amoeba_sizes, anchor, anchor_action, game, legal_anchors, own, place, select_action,
-                     start_turn)
+from tests.amoeba.helpers import (
+    amoeba_sizes,
+    anchor,
+    anchor_action,
+    game,
+    legal_anchors,
+    own,
+    place,
+    select_action,
+    start_turn,
+)
 
 
 def fresh(**cfg):
@@ -15,6 +24,7 @@ def fresh(**cfg):
 
 
 # 1 tile set: see test_tiles.py
+
 
 def test_2_first_tile_only_centre():
     g = game()
@@ -295,6 +305,7 @@ def test_15_stuck_hand_is_removed_and_turn_goes_on():
     assert st.turn > 0
     other = (cur + 1) % g.num_players
     from meeplezoo.envs.amoeba.observe import NUM_PLANES, HAND_SLOTS, SEATS
+
     base = NUM_PLANES * g.U * g.U + HAND_SLOTS * 9 + 12 + 6 + SEATS * 5 + 1
     mine = st.observation(cur)[base : base + 84]
     theirs = st.observation(other)[base : base + 84]

@@ -1,6 +1,14 @@
 """The tile set: generation rule, count, reference list, rotations."""
 
-from meeplezoo.envs.amoeba.tiles import DISTINCT_ROTS, NUM_TILES, ORIENTED, TILES, canonical, notation, rotate_pieces
+from meeplezoo.envs.amoeba.tiles import (
+    DISTINCT_ROTS,
+    NUM_TILES,
+    ORIENTED,
+    TILES,
+    canonical,
+    notation,
+    rotate_pieces,
+)
 
 REFERENCE = """
  0:0|1|2    1:0|12     2:01|2     3:012      4:02|1     5:0|1|3    6:0|13

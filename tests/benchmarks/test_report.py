@@ -25,7 +25,9 @@ def test_ratios_divide_medians_of_the_same_run():
     base = by_label["connect_four_v3"]["aec"]["values"]
     assert len(base) == 5
     assert game["vs_baseline"]["values"] == [a / b for a, b in zip(game["aec"]["values"], base)]
-    assert game["vs_floor"]["values"] == [a / b for a, b in zip(game["aec"]["values"], floor["aec"]["values"])]
+    assert game["vs_floor"]["values"] == [
+        a / b for a, b in zip(game["aec"]["values"], floor["aec"]["values"])
+    ]
     assert floor["vs_floor"]["median"] == 1.0
     aec_targets = [t for t in result["targets"] if "AEC" in t["target"]]
     assert [t["subject"] for t in aec_targets] == ["high_card_v0", "high_card_v0 heavy"]

@@ -9,8 +9,9 @@ from meeplezoo.benchmarks.subjects import floor_subject, game_configs, game_subj
 from meeplezoo.benchmarks.timing import Settings
 from tests.core.toy_game import HighCardEnv, HighCardGame
 
-TINY = Settings(repeats=5, repeat_seconds=0.005, warmup_seconds=0.002, call_seconds=0.002, positions=4,
-                clock="wall")
+TINY = Settings(
+    repeats=5, repeat_seconds=0.005, warmup_seconds=0.002, call_seconds=0.002, positions=4, clock="wall"
+)
 
 
 def toy_subjects():

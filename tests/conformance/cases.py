@@ -44,7 +44,9 @@ class Case:
 
 def all_cases() -> list[Case]:
     cases = [Case("high_card_v0", "{}", HighCardEnv, HighCardGame)]
-    cases += [Case("high_card_v0", json.dumps(c), HighCardEnv, HighCardGame) for c in HighCardGame.test_configs]
+    cases += [
+        Case("high_card_v0", json.dumps(c), HighCardEnv, HighCardGame) for c in HighCardGame.test_configs
+    ]
     for name in envs.names():
         game_cls = envs.game_class(name)
         configs = [{}] + list(getattr(game_cls, "test_configs", []))

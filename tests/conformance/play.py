@@ -36,7 +36,9 @@ def aec_random_trajectory(env, seed: int, max_steps: int = 400):
     steps = 0
     for agent in env.agent_iter():
         obs, reward, term, trunc, _ = env.last()
-        trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), float(reward), term, trunc))
+        trace.append(
+            (agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), float(reward), term, trunc)
+        )
         if term or trunc:
             action = None
         elif steps >= max_steps:

@@ -23,7 +23,10 @@ def test_replay_json_round_trip():
         ('{"format": "meeplezoo-replay", "version": 99}', "version"),
         ('{"format": "meeplezoo-replay", "version": 1, "game": 3}', "game"),
         ('{"format": "meeplezoo-replay", "version": 1, "game": "g", "config": {}, "seed": "x"}', "seed"),
-        ('{"format": "meeplezoo-replay", "version": 1, "game": "g", "config": {}, "seed": 1, "actions": [1.5]}', "actions"),
+        (
+            '{"format": "meeplezoo-replay", "version": 1, "game": "g", "config": {}, "seed": 1, "actions": [1.5]}',
+            "actions",
+        ),
     ],
 )
 def test_malformed_replays_are_rejected(text, message):
@@ -55,7 +58,11 @@ def test_replay_with_an_illegal_action_is_rejected():
 
 def test_parse_config():
     assert parse_config(["a=3", "b=true", "c=hello", 'd="x"', "e=[1,2]"]) == {
-        "a": 3, "b": True, "c": "hello", "d": "x", "e": [1, 2]
+        "a": 3,
+        "b": True,
+        "c": "hello",
+        "d": "x",
+        "e": [1, 2],
     }
     with pytest.raises(ValueError):
         parse_config(["novalue"])

@@ -12,7 +12,16 @@ from typing import ClassVar
 
 import numpy as np
 
-from meeplezoo.envs.core import Game, GameInfo, State, clone_rng, make_rng, rank_rewards, rng_from_dict, rng_to_dict
+from meeplezoo.envs.core import (
+    Game,
+    GameInfo,
+    State,
+    clone_rng,
+    make_rng,
+    rank_rewards,
+    rng_from_dict,
+    rng_to_dict,
+)
 from meeplezoo.envs.core.aec import MeepleEnv, env_metadata
 from meeplezoo.envs.core.draw import Canvas, seat_color
 from meeplezoo.envs.core.turns import next_seat, relative_seats
@@ -22,8 +31,13 @@ SWAP, STOP = 0, 1
 
 class HighCardGame(Game):
     info = GameInfo(
-        name="high_card_v0", title="High Card", min_players=2, max_players=4, default_players=2,
-        hidden_information=True, chance=True,
+        name="high_card_v0",
+        title="High Card",
+        min_players=2,
+        max_players=4,
+        default_players=2,
+        hidden_information=True,
+        chance=True,
     )
     defaults = {"num_players": 2, "max_turns": 12}
     test_configs: ClassVar[list[dict]] = [{"num_players": 4}]
@@ -119,8 +133,14 @@ class HighCardState(State):
         return s
 
     def to_dict(self):
-        return {"deck": list(self.deck), "cards": list(self.cards), "stopped": list(self.stopped),
-                "player": self.player, "turns": self.turns, "rng": rng_to_dict(self.rng)}
+        return {
+            "deck": list(self.deck),
+            "cards": list(self.cards),
+            "stopped": list(self.stopped),
+            "player": self.player,
+            "turns": self.turns,
+            "rng": rng_to_dict(self.rng),
+        }
 
     def action_to_string(self, action):
         return ("swap", "stop")[action]

@@ -36,9 +36,28 @@ def test_train_cli_on_rllib_trains_and_plays_the_closing_table(local_ray, tmp_pa
     from meeplezoo.cli import main
 
     out = tmp_path / "run"
-    code = main(["train", "amethyst_amber", "--backend", "rllib", "--num-env-runners", "0", "--timesteps", "100",
-                 "--config", "train_batch_size=100", "minibatch_size=50", "num_epochs=1", "hidden=[16]",
-                 "--eval-games", "2", "--out", str(out), "--no-progress"])
+    code = main(
+        [
+            "train",
+            "amethyst_amber",
+            "--backend",
+            "rllib",
+            "--num-env-runners",
+            "0",
+            "--timesteps",
+            "100",
+            "--config",
+            "train_batch_size=100",
+            "minibatch_size=50",
+            "num_epochs=1",
+            "hidden=[16]",
+            "--eval-games",
+            "2",
+            "--out",
+            str(out),
+            "--no-progress",
+        ]
+    )
     assert code == 0
     assert (out / "checkpoint").is_dir() and (out / "arena").is_dir()
     assert "rllib" in capsys.readouterr().out

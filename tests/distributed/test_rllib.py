@@ -20,8 +20,16 @@ pytestmark = pytest.mark.ray
 def small(game, **kw):
     from meeplezoo.training.rllib import RLlibSettings
 
-    return RLlibSettings(game=game, train_batch_size=200, minibatch_size=100, num_epochs=1,
-                         hidden=(32,), snapshots=2, snapshot_every=1, **kw)
+    return RLlibSettings(
+        game=game,
+        train_batch_size=200,
+        minibatch_size=100,
+        num_epochs=1,
+        hidden=(32,),
+        snapshots=2,
+        snapshot_every=1,
+        **kw,
+    )
 
 
 def test_mapping_sends_the_learner_seat_to_main_and_others_to_the_league():
@@ -42,7 +50,11 @@ def test_mapping_sends_the_learner_seat_to_main_and_others_to_the_league():
         seen.update(modules)
     assert seen == {"main", "snapshot_0", "snapshot_1", "snapshot_2"}
     per_seat = RLlibSettings(game="gold_rush_gangs", policy_mode="per_seat")
-    assert [mapping_fn(per_seat)(f"player_{s}", Episode(0)) for s in range(3)] == ["seat_0", "seat_1", "seat_2"]
+    assert [mapping_fn(per_seat)(f"player_{s}", Episode(0)) for s in range(3)] == [
+        "seat_0",
+        "seat_1",
+        "seat_2",
+    ]
 
 
 def test_masked_module_gives_illegal_actions_zero_probability(local_ray, tmp_path):
@@ -52,8 +64,9 @@ def test_masked_module_gives_illegal_actions_zero_probability(local_ray, tmp_pat
     from meeplezoo.agents.rllib_policy import load_module
     from meeplezoo.training.rllib import train_rllib
 
-    summary = train_rllib(small("amethyst_amber", num_env_runners=1), 200, tmp_path, progress=False,
-                          log=lambda _: None)
+    summary = train_rllib(
+        small("amethyst_amber", num_env_runners=1), 200, tmp_path, progress=False, log=lambda _: None
+    )
     assert summary["env_steps"] >= 200 and summary["iterations"] >= 1
     module = load_module(tmp_path)
     game = envs.make_game("amethyst_amber")
@@ -62,7 +75,9 @@ def test_masked_module_gives_illegal_actions_zero_probability(local_ray, tmp_pat
     for _ in range(40):
         mask = state.legal_action_mask().astype(np.float32)
         obs = state.observation(state.current_player).astype(np.float32).reshape(1, -1)
-        batch = {Columns.OBS: {"observation": torch.from_numpy(obs), "action_mask": torch.from_numpy(mask[None])}}
+        batch = {
+            Columns.OBS: {"observation": torch.from_numpy(obs), "action_mask": torch.from_numpy(mask[None])}
+        }
         with torch.no_grad():
             logits = module.forward_exploration(batch)[Columns.ACTION_DIST_INPUTS][0]
         probs = torch.softmax(logits.double(), -1).numpy()
@@ -79,8 +94,9 @@ def test_three_player_training_saves_restores_and_resumes(local_ray, tmp_path):
 
     settings = small("gold_rush_gangs", num_env_runners=0)
     first = train_rllib(settings, 200, tmp_path, progress=False, log=lambda _: None)
-    resumed = train_rllib(settings, first["env_steps"] + 200, tmp_path, resume=True, progress=False,
-                          log=lambda _: None)
+    resumed = train_rllib(
+        settings, first["env_steps"] + 200, tmp_path, resume=True, progress=False, log=lambda _: None
+    )
     assert resumed["env_steps"] >= first["env_steps"] + 200
     assert resumed["iterations"] > first["iterations"]
     assert json.loads((tmp_path / "rllib_run.json").read_text())["env_steps"] == resumed["env_steps"]

@@ -10,7 +10,18 @@ import pytest
 from meeplezoo.envs.gem_mountain import tiles as T
 from meeplezoo.envs.gem_mountain.observe import encode
 from meeplezoo.envs.gem_mountain.rules import GRAB, INFO, POST, PRE, SECTION, SUB, GemMountainGame
-from tests.gem_mountain.helpers import C, M, act, cell, layout, legal_cells, legal_names, new, obs_cell, remove
+from tests.gem_mountain.helpers import (
+    C,
+    M,
+    act,
+    cell,
+    layout,
+    legal_cells,
+    legal_names,
+    new,
+    obs_cell,
+    remove,
+)
 
 TOPAZ = T.content_of("Topaz")
 
@@ -165,8 +176,13 @@ def test_16_anchor_once_a_turn():
 
 def test_17_flare_and_earthquake():
     lay = layout("Topaz", c0_0="Diamond")
-    s = new(lay, dark_tunnels=True, holdings=[{"Flare": 1, "Earthquake": 1}, {}],
-            golden_actions=True, action_limit="unlimited")
+    s = new(
+        lay,
+        dark_tunnels=True,
+        holdings=[{"Flare": 1, "Earthquake": 1}, {}],
+        golden_actions=True,
+        action_limit="unlimited",
+    )
     act(s, "use Flare")
     assert s.up[0] and s.seen[T.content_of("Diamond")] == 1
     s.peek[5] = 1
@@ -177,8 +193,9 @@ def test_17_flare_and_earthquake():
 
 
 def test_17_twister_and_greed():
-    s = new(arrows=(0,), holdings=[{"Twister": 1, "Greed": 1}, {}], golden_actions=True,
-            action_limit="unlimited")
+    s = new(
+        arrows=(0,), holdings=[{"Twister": 1, "Greed": 1}, {}], golden_actions=True, action_limit="unlimited"
+    )
     act(s, "use Twister")
     assert s.arrows == [4]
     act(s, "use Greed")
@@ -233,8 +250,14 @@ def test_23_position_estimate_trusts_a_late_lead_more():
 
 
 def test_25_bad_config_values_are_named():
-    for key, value in (("map_rows", 1), ("start_tiles", "all"), ("action_limit", "never"),
-                       ("dark_tunnels", "yes"), ("reward_mode", "x"), ("max_turns", 0)):
+    for key, value in (
+        ("map_rows", 1),
+        ("start_tiles", "all"),
+        ("action_limit", "never"),
+        ("dark_tunnels", "yes"),
+        ("reward_mode", "x"),
+        ("max_turns", 0),
+    ):
         with pytest.raises(ValueError, match=key):
             GemMountainGame(**{key: value})
 
@@ -256,8 +279,15 @@ def test_illegal_action_changes_nothing():
 
 
 def test_dict_round_trip_and_words():
-    g = GemMountainGame(dark_tunnels=True, gemshards=True, golden_actions=True, second_arrow=True,
-                        map_rows=8, map_cols=8, start_tiles="any_secret")
+    g = GemMountainGame(
+        dark_tunnels=True,
+        gemshards=True,
+        golden_actions=True,
+        second_arrow=True,
+        map_rows=8,
+        map_cols=8,
+        start_tiles="any_secret",
+    )
     s = g.new_initial_state(4)
     rng = np.random.default_rng(4)
     for _ in range(40):
@@ -283,7 +313,7 @@ def test_grab_actions_name_their_cells_for_policies():
     game = s.game
     assert game.action_cells[:M].tolist() == list(range(M)) and (game.action_cells[M:] == -1).all()
     obs = s.observation(s.current_player)
-    grabbable = obs[:game.observation_planes[0] * M].reshape(-1, M)[110]
+    grabbable = obs[: game.observation_planes[0] * M].reshape(-1, M)[110]
     for a in s.legal_actions():
         if game.action_cells[a] >= 0:
             assert grabbable[game.action_cells[a]] == 1

@@ -9,10 +9,14 @@ from meeplezoo.envs.gem_mountain import tiles as T
 from meeplezoo.envs.gem_mountain.observe import encode
 from meeplezoo.envs.gem_mountain.rules import GemMountainGame
 
-CONFIGS = [{}] + GemMountainGame.test_configs + [
-    {"second_arrow": True, "start_tiles": "action"},
-    {"dark_tunnels": True, "start_tiles": "action_secret", "map_rows": 5, "map_cols": 5},
-]
+CONFIGS = (
+    [{}]
+    + GemMountainGame.test_configs
+    + [
+        {"second_arrow": True, "start_tiles": "action"},
+        {"dark_tunnels": True, "start_tiles": "action_secret", "map_rows": 5, "map_cols": 5},
+    ]
+)
 
 
 def _play(game, seed, check_obs=False):
@@ -42,7 +46,9 @@ def _play(game, seed, check_obs=False):
     return steps
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "default")
+@pytest.mark.parametrize(
+    "cfg", CONFIGS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "default"
+)
 def test_random_games_end_cleanly(cfg):
     game = GemMountainGame(**cfg)
     for seed in range(40):
@@ -50,7 +56,9 @@ def test_random_games_end_cleanly(cfg):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "default")
+@pytest.mark.parametrize(
+    "cfg", CONFIGS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "default"
+)
 def test_random_games_many(cfg):
     game = GemMountainGame(**cfg)
     for seed in range(1000):
@@ -67,8 +75,10 @@ def test_determinize_keeps_the_view(cfg):
             for p in range(game.num_players):
                 d = s.determinize(p, rng)
                 assert np.array_equal(d.observation(p), s.observation(p))
+
                 def bag(x):
                     return sorted(x.cells + x.unused + [v for v in x.secret if v >= 0])
+
                 assert bag(d) == bag(s)  # the same tiles, only moved around
                 assert d.secret[p] == s.secret[p]
             legal = s.legal_actions()
@@ -125,7 +135,9 @@ def test_clone_is_independent():
     assert s.to_dict() == before
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "default")
+@pytest.mark.parametrize(
+    "cfg", CONFIGS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "default"
+)
 def test_incremental_observation_matches_scratch_after_gaps(cfg):
     """Seats observe at random moments (as in an AEC loop, where only the mover
     looks), so the cached view must catch up over several steps at once."""
@@ -158,7 +170,7 @@ def test_observation_planes_layout():
     assert planes[3:99].sum() == 4 * M  # one content per section
     top = set(s.available())
     assert {int(i) for i in np.flatnonzero(planes[110])} == top
-    gl = o[113 * M:]
+    gl = o[113 * M :]
     assert gl[0] == 1 and gl[1 + s.arrows[0]] == 1  # arrow 1 present, at its position
     assert gl[230:234].sum() == 0 and gl[234] == 1  # no modules, per_window
     assert gl[237] == 0 and gl[238] == 127  # turn 0, 144 turns left capped

@@ -8,7 +8,16 @@ import pytest
 from meeplezoo.envs.gem_mountain import tiles as T
 from meeplezoo.envs.gem_mountain.rules import GRAB, POST, PRE, SECTION, SUB, INFO, START, GemMountainGame
 from tests.gem_mountain.helpers import (
-    C, act, cell, layout, legal_cells, legal_names, new, obs_cell, remove, top,
+    C,
+    act,
+    cell,
+    layout,
+    legal_cells,
+    legal_names,
+    new,
+    obs_cell,
+    remove,
+    top,
 )
 
 
@@ -137,8 +146,10 @@ def test_11_scoring():
 
 
 def test_12_ties():
-    s = new(num_players=3, holdings=[{"Ruby": 2, "Sapphire": 1}, {"Ruby": 2, "Sapphire": 1},
-                                     {"Sapphire": 1, "Emerald": 1}])
+    s = new(
+        num_players=3,
+        holdings=[{"Ruby": 2, "Sapphire": 1}, {"Ruby": 2, "Sapphire": 1}, {"Sapphire": 1, "Emerald": 1}],
+    )
     assert s.scores() == [8, 8, 3]
     # per gem: Ruby +8,+8,0; Sapphire all 0; Emerald p2 +3
     assert s.score_counts([[0, 2, 0, 1, 0, 0, 0], [0, 2, 0, 1, 0, 0, 0], [0, 0, 0, 1, 0, 0, 0]]) == [8, 8, 0]

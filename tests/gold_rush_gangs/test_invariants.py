@@ -77,7 +77,13 @@ def play(g, seeds, rng, checks=True):
 CONFIGS = [
     {"max_rounds": 15},
     {"max_rounds": 60, "win_sacks": 1},
-    {"max_rounds": 25, "win_sacks": 2, "bank_threshold": 1, "deck_mode": "iid", "bank_progress": "per_player"},
+    {
+        "max_rounds": 25,
+        "win_sacks": 2,
+        "bank_threshold": 1,
+        "deck_mode": "iid",
+        "bank_progress": "per_player",
+    },
     {"max_rounds": 15, "store_placement": "fixed", "relative_frame": False, "truncation_scoring": "rank"},
 ]
 

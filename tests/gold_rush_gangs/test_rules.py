@@ -89,7 +89,9 @@ def test_attacker_that_loses_misses_its_next_turn():
         end_turn(s)
     assert s.current_player == 0 and unit(s, 0, A)[1:3] == ("incapacitated", 0)
     mask = s.legal_action_mask()
-    assert not any(s.game.decode(0, a)[1:2] == (A,) for a in np.flatnonzero(mask) if s.game.decode(0, a)[0] != "end")
+    assert not any(
+        s.game.decode(0, a)[1:2] == (A,) for a in np.flatnonzero(mask) if s.game.decode(0, a)[0] != "end"
+    )
     for _ in range(3):
         end_turn(s)
     assert unit(s, 0, A)[:2] == ((-9, 9), "active")
@@ -235,7 +237,9 @@ def test_spacing_config_is_validated():
 
 # --- end of game ------------------------------------------------------------------------
 def test_win_only_and_rank_scoring():
-    s = position(units={(0, A): {"cell": (-7, 7), "carry": "p2"}}, ap=2, delivered=(7, 0, 0), reward_scheme="win_only")
+    s = position(
+        units={(0, A): {"cell": (-7, 7), "carry": "p2"}}, ap=2, delivered=(7, 0, 0), reward_scheme="win_only"
+    )
     act(s, "move", A, SW)
     assert list(s.returns()) == [1.0, 0.0, 0.0]
     s = position(delivered=(2, 5, 2), max_rounds=1, turns=2, truncation_scoring="rank")
@@ -313,7 +317,10 @@ def test_views_are_rotations_of_each_other():
         if spec.get("carry") in ("p0", "p1", "p2"):
             new["carry"] = f"p{(int(spec['carry'][1]) + 1) % 3}"
         moved[((p + 1) % 3, slot)] = new
-    rsacks = {rot(*c): {(f"p{(int(o[1]) + 1) % 3}" if o[0] == "p" else o): n for o, n in d.items()} for c, d in sacks.items()}
+    rsacks = {
+        rot(*c): {(f"p{(int(o[1]) + 1) % 3}" if o[0] == "p" else o): n for o, n in d.items()}
+        for c, d in sacks.items()
+    }
     s2 = position(units=moved, sacks=rsacks, current=1, first_player=0)
     for p in range(3):
         assert np.array_equal(s1.observation(p), s2.observation((p + 1) % 3))
@@ -322,7 +329,9 @@ def test_views_are_rotations_of_each_other():
 
 
 def test_observation_contents():
-    s = position(units={(0, A): {"cell": (-3, 4), "carry": "p1"}, (1, B): {"state": "incapacitated", "miss": 1}}, ap=4)
+    s = position(
+        units={(0, A): {"cell": (-3, 4), "carry": "p1"}, (1, B): {"state": "incapacitated", "miss": 1}}, ap=4
+    )
     g = s.game
     S0, Ar = g.encoder.S0, 19 * 19
     o = s.observation(0)
@@ -400,7 +409,9 @@ def test_evaluate_blends_toward_truncation_and_matches_returns_when_over():
     s = position(delivered=(2, 5, 2), max_rounds=1, turns=2, truncation_scoring="rank")
     end_turn(s)
     assert s.truncated and np.allclose(s.evaluate(), s.returns())
-    s = position(units={(0, A): {"cell": (-7, 7), "carry": "p2"}}, ap=2, delivered=(7, 0, 0), reward_scheme="win_only")
+    s = position(
+        units={(0, A): {"cell": (-7, 7), "carry": "p2"}}, ap=2, delivered=(7, 0, 0), reward_scheme="win_only"
+    )
     assert 0.0 <= s.evaluate().min() and s.evaluate().max() <= 1.0
     act(s, "move", A, SW)
     assert np.allclose(s.evaluate(), [1.0, 0.0, 0.0])

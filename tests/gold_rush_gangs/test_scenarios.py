@@ -238,7 +238,9 @@ def test_out_for_one_turn():
     end_turn(s)
     assert s.current_player == 1
     assert unit(s, 1, A)[:2] == ((0, -9), "active")
-    moves = {g.decode(1, a)[2] for a in np.flatnonzero(s.legal_action_mask()) if g.decode(1, a)[:2] == ("move", A)}
+    moves = {
+        g.decode(1, a)[2] for a in np.flatnonzero(s.legal_action_mask()) if g.decode(1, a)[:2] == ("move", A)
+    }
     assert moves == {E, SW, SE}
 
 
@@ -260,7 +262,9 @@ def test_dropped_gold():
 
 
 def test_dropped_bank_gold_returns_to_bank():
-    s = position(units={(0, A): (0, 3), (1, A): {"cell": (2, 2), "carry": "bank"}}, bank_sacks=2, bank_damage=7)
+    s = position(
+        units={(0, A): (0, 3), (1, A): {"cell": (2, 2), "carry": "bank"}}, bank_sacks=2, bank_damage=7
+    )
     s.stack_deck([9, 2])
     act(s, "move", A, E)
     assert sacks_at(s, 0, 0) == {"bank": 3}

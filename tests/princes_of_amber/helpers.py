@@ -49,7 +49,8 @@ def position(n=2, order=None, hands=None, dice=None, turn=0, phase="ACTION_SELEC
     cfg = dict(num_players=n, **config)
     if order is not None:
         cfg["prince_order_override"] = [P[x] if isinstance(x, str) else x for x in order] + [
-            i for i in range(9) if i not in [P[x] if isinstance(x, str) else x for x in order]]
+            i for i in range(9) if i not in [P[x] if isinstance(x, str) else x for x in order]
+        ]
     game = AmberGame(**cfg)
     s = game.new_initial_state(0)
     for p in range(n):

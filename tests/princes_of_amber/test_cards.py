@@ -5,7 +5,20 @@ from __future__ import annotations
 
 from meeplezoo.envs.princes_of_amber.observe import O_KNOWN, O_TOP, TOP_W
 from tests.princes_of_amber.helpers import (
-    END, EXILE, GUARDIAN, KING, PASS, SUPPORT, K, P, act, card, legal, noncard, position, reopen,
+    END,
+    EXILE,
+    GUARDIAN,
+    KING,
+    PASS,
+    SUPPORT,
+    K,
+    P,
+    act,
+    card,
+    legal,
+    noncard,
+    position,
+    reopen,
     total_cards,
 )
 
@@ -122,7 +135,9 @@ def test_show_mercy_turns_the_wounded_ally_neutral():
 
 
 def test_show_mercy_not_offered_on_a_player_prince():
-    s = position(order=["Benedict", "Eric"], hands={0: ["FIGHT", "SHOW_MERCY", "CAPTURE"]}, dice=[3, 4, 2, 3, 4])
+    s = position(
+        order=["Benedict", "Eric"], hands={0: ["FIGHT", "SHOW_MERCY", "CAPTURE"]}, dice=[3, 4, 2, 3, 4]
+    )
     add_prince(s, "Brand")
     act(s, P["Benedict"], card("FIGHT"), P["Eric"])
     assert s.phase_name() == "DAMAGE_FOLLOWUP" and legal(s) == {card("CAPTURE"), PASS}
@@ -157,15 +172,26 @@ def test_shadow_assassins_deal_a_die_without_contest():
     s = position(order=CE, hands={0: ["SHADOW_ASSASSINS"]}, dice=[5])
     add_prince(s, "Brand")
     act(s, P["Corwin"], card("SHADOW_ASSASSINS"))
-    assert legal(s) == {P["Eric"], P["Julian"], P["Benedict"], P["Bleys"], P["Gerard"], P["Random"], P["Caine"]}
+    assert legal(s) == {
+        P["Eric"],
+        P["Julian"],
+        P["Benedict"],
+        P["Bleys"],
+        P["Gerard"],
+        P["Random"],
+        P["Caine"],
+    }
     act(s, P["Eric"])
     assert s.hits[P["Eric"]] == 3 and s.dice_i == 1 and s.c_type == 0 and s.c_dealer == 0
 
 
 # --------------------------------------------------------------------------- war
 def neutral_war(p0_cards, dice):
-    s = position(order=["Benedict", "Eric", "Caine", "Corwin", "Gerard", "Random"],
-                 hands={0: ["CONQUER", *p0_cards]}, dice=dice)
+    s = position(
+        order=["Benedict", "Eric", "Caine", "Corwin", "Gerard", "Random"],
+        hands={0: ["CONQUER", *p0_cards]},
+        dice=dice,
+    )
     s.armies[P["Benedict"]] = 6
     s.G = 3
     s.refresh()
@@ -185,8 +211,12 @@ def test_shadow_armies_add_a_die_each_until_pass():
 
 
 def test_support_adds_leadership_of_free_exiles():
-    s = position(n=3, order=["Benedict", "Eric", "Caine", "Corwin", "Gerard", "Random"],
-                 hands={0: ["CONQUER"]}, dice=[6, 6, 1, 1, 3])
+    s = position(
+        n=3,
+        order=["Benedict", "Eric", "Caine", "Corwin", "Gerard", "Random"],
+        hands={0: ["CONQUER"]},
+        dice=[6, 6, 1, 1, 3],
+    )
     s.armies[P["Benedict"]] = 6
     s.G = 3
     add_prince(s, "Julian", p=2)
@@ -217,8 +247,10 @@ def test_prisoner_of_war_captures_a_beaten_lord():
 
 
 def war_on_eric(p0_cards, p1_cards):
-    s = position(order=["Corwin", "Eric", "Julian", "Benedict", "Caine", "Gerard"],
-                 hands={0: ["CONQUER", *p0_cards], 1: p1_cards})
+    s = position(
+        order=["Corwin", "Eric", "Julian", "Benedict", "Caine", "Gerard"],
+        hands={0: ["CONQUER", *p0_cards], 1: p1_cards},
+    )
     give_amber(s, 1, regents=(P["Benedict"],))
     s.armies[P["Corwin"]] = 2
     s.refresh()
@@ -370,7 +402,9 @@ def test_not_really_dead_on_a_player_prince():
 
 # --------------------------------------------------------------------------- action cards
 def test_gain_neutral_recruits_a_neutral_exile():
-    s = position(order=["Corwin", "Eric", "Caine", "Benedict", "Gerard", "Random"], hands={0: ["GAIN_NEUTRAL"]})
+    s = position(
+        order=["Corwin", "Eric", "Caine", "Benedict", "Gerard", "Random"], hands={0: ["GAIN_NEUTRAL"]}
+    )
     act(s, P["Corwin"], card("GAIN_NEUTRAL"))
     assert legal(s) == {P["Bleys"], P["Julian"], P["Brand"]}  # never a Lord, never a controlled prince
     act(s, P["Julian"])
@@ -392,8 +426,9 @@ def test_walk_the_pattern_draws_three_then_discards_two():
     add_prince(s, "Brand")
     stack_deck(s, ["CAPTURE", "BLESSING", "GOSSIP"])
     act(s, P["Corwin"], card("WALK_THE_PATTERN"))
-    assert sorted(s.game.card_kind[c] for c in s.hands[0]) == sorted(K[k] for k in ("FIGHT", "CAPTURE", "BLESSING",
-                                                                                    "GOSSIP"))
+    assert sorted(s.game.card_kind[c] for c in s.hands[0]) == sorted(
+        K[k] for k in ("FIGHT", "CAPTURE", "BLESSING", "GOSSIP")
+    )
     assert s.phase_name() == "EFFECT_DISCARD" and s.current_player == 0 and s.stack[-1]["n"] == 2
     assert legal(s) == {card(k) for k in ("FIGHT", "CAPTURE", "BLESSING", "GOSSIP")}
     act(s, card("FIGHT"), card("GOSSIP"))
@@ -410,7 +445,7 @@ def test_look_ahead_sees_seven():
     obs = s.observation(0)
     for pos, k in enumerate(s.known_top[0]):
         assert obs[O_TOP + pos * TOP_W + k] == 1.0
-    assert not s.observation(1)[O_TOP:O_TOP + 7 * TOP_W:TOP_W].any()
+    assert not s.observation(1)[O_TOP : O_TOP + 7 * TOP_W : TOP_W].any()
 
 
 def test_gossip_reveals_a_hand():
@@ -603,8 +638,8 @@ def test_every_card_kind_and_noncard_action_has_a_scenario():
 
     src = inspect.getsource(sys.modules[__name__])
     from meeplezoo.envs.princes_of_amber import cards as C
+
     for name in C.KIND_NAMES:
         assert f'"{name}"' in src, name
     for name in C.NONCARD_NAMES:
         assert f'noncard("{name}")' in src, name
-

@@ -67,13 +67,15 @@ def test_other_players_deck_memory_is_rebuilt_from_the_redeal():
         d = s.determinize(1, np.random.default_rng(k))
         # p1 only knows how many cards p0 saw; p0's memory now describes the new deck
         assert len(d.known_top[0]) == len(s.known_top[0])
-        assert d.known_top[0] == [ck[c] for c in d.deck.draw_pile[::-1][:len(d.known_top[0])]]
+        assert d.known_top[0] == [ck[c] for c in d.deck.draw_pile[::-1][: len(d.known_top[0])]]
         tops.add(tuple(d.known_top[0]))
     assert len(tops) > 1
 
 
 def test_memory_of_a_third_players_hand_is_forgotten():
-    s = position(n=3, order=["Corwin", "Eric", "Benedict"], hands={0: ["GOSSIP"], 1: ["FIGHT"], 2: ["CAPTURE"]})
+    s = position(
+        n=3, order=["Corwin", "Eric", "Benedict"], hands={0: ["GOSSIP"], 1: ["FIGHT"], 2: ["CAPTURE"]}
+    )
     s.ctrl[P["Brand"]] = 0
     s.refresh()
     s.known_hand[0][2] = list(s.hk[2])  # p0 saw p2's hand

@@ -11,7 +11,9 @@ from tests.princes_of_amber.helpers import EXILE, KING
 
 def check(s) -> None:
     assert len(s.deck.draw_pile) + len(s.deck.discard) + sum(len(h) for h in s.hands) == s.game.num_cards
-    assert sorted(s.deck.draw_pile + s.deck.discard + [c for h in s.hands for c in h]) == list(range(s.game.num_cards))
+    assert sorted(s.deck.draw_pile + s.deck.discard + [c for h in s.hands for c in h]) == list(
+        range(s.game.num_cards)
+    )
     assert all(a >= 0 for a in s.armies) and s.G >= 0
     for i in range(9):
         # exactly one state: dead, captured (always an exile), or free
@@ -41,8 +43,11 @@ def check(s) -> None:
         assert s.legal_action_mask().any()
         if s.phase_name() == "ACTION_SELECT":
             p = s.current_player
-            assert len(s.hands[p]) <= s.wit_limit(p) or any(f["t"] != "TURN_END" and f["t"] != "ACTION_SELECT"
-                                                            for f in s.stack) or True
+            assert (
+                len(s.hands[p]) <= s.wit_limit(p)
+                or any(f["t"] != "TURN_END" and f["t"] != "ACTION_SELECT" for f in s.stack)
+                or True
+            )
 
 
 def play(n: int, seed: int, **config):
@@ -124,7 +129,11 @@ def test_observation_same_across_determinizations():
 
 def test_determinize_keeps_peeks_and_hides_the_rest():
     from tests.princes_of_amber.helpers import P, act, card, position
-    s = position(order=["Corwin", "Eric"], hands={0: ["LOOK_AHEAD", "GOSSIP", "FIGHT", "MIND_PROBE", "EXILE"], 1: ["FIGHT", "CAPTURE"]})
+
+    s = position(
+        order=["Corwin", "Eric"],
+        hands={0: ["LOOK_AHEAD", "GOSSIP", "FIGHT", "MIND_PROBE", "EXILE"], 1: ["FIGHT", "CAPTURE"]},
+    )
     s.ctrl[P["Brand"]] = 0
     s.refresh()
     act(s, P["Corwin"], card("LOOK_AHEAD"), P["Brand"], card("GOSSIP"), 9)
@@ -132,7 +141,7 @@ def test_determinize_keeps_peeks_and_hides_the_rest():
     for k in range(5):
         d = s.determinize(0, np.random.default_rng(k))
         known = s.known_top[0]
-        assert known and [ck[c] for c in d.deck.draw_pile[::-1][:len(known)]] == known
+        assert known and [ck[c] for c in d.deck.draw_pile[::-1][: len(known)]] == known
         assert sorted(ck[c] for c in d.hands[1]) == sorted(ck[c] for c in s.hands[1])
         assert np.array_equal(d.observation(0), s.observation(0))
     # p1 knows nothing: its determinizations redeal p0's hand
@@ -142,6 +151,7 @@ def test_determinize_keeps_peeks_and_hides_the_rest():
 
 def test_observation_after_opponent_looked_at_my_hand():
     from tests.princes_of_amber.helpers import P, act, card, position
+
     s = position(order=["Corwin", "Eric"], hands={0: ["GOSSIP"], 1: ["FIGHT", "CAPTURE"]})
     s.ctrl[P["Brand"]] = 0
     s.refresh()
@@ -149,6 +159,7 @@ def test_observation_after_opponent_looked_at_my_hand():
     act(s, P["Corwin"], card("GOSSIP"), 9)
     after = s.observation(1)
     from meeplezoo.envs.princes_of_amber.observe import O_KNOWN, O_TOP
+
     assert not after[O_KNOWN:O_TOP].any() and not before[O_KNOWN:O_TOP].any()
     for k in range(4):
         d = s.determinize(1, np.random.default_rng(k))

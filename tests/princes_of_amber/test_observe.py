@@ -21,11 +21,16 @@ def same(s, player):
     return fast
 
 
-@pytest.mark.parametrize("config", [
-    {"num_players": 2}, {"num_players": 3}, {"num_players": 5},
-    {"num_players": 4, "attribute_mode": "rolled", "prompt_only_if_playable": False},
-    {"num_players": 3, "hold_turns": 2, "garrison_start": 3},
-])
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"num_players": 2},
+        {"num_players": 3},
+        {"num_players": 5},
+        {"num_players": 4, "attribute_mode": "rolled", "prompt_only_if_playable": False},
+        {"num_players": 3, "hold_turns": 2, "garrison_start": 3},
+    ],
+)
 def test_fast_encoder_matches_reference_on_random_play(config):
     game = AmberGame(**config)
     rnd = random.Random(7)

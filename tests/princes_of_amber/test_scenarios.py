@@ -4,8 +4,23 @@ from __future__ import annotations
 
 from meeplezoo.envs.princes_of_amber.rules import AmberGame
 from tests.princes_of_amber.helpers import (
-    END, EXILE, GUARDIAN, KING, NORTH, PASS, SUPPORT, P, act, card, kind_count, legal, noncard, position,
-    reopen, set_hand, total_cards,
+    END,
+    EXILE,
+    GUARDIAN,
+    KING,
+    NORTH,
+    PASS,
+    SUPPORT,
+    P,
+    act,
+    card,
+    kind_count,
+    legal,
+    noncard,
+    position,
+    reopen,
+    set_hand,
+    total_cards,
 )
 
 
@@ -31,7 +46,9 @@ def test_1_setup_two_players():
 
 
 def test_2_hand_limit_gerard():
-    s = position(order=["Gerard", "Eric"], hands={0: ["FIGHT", "FIGHT", "CAPTURE", "GET_AWAY", "BLESSING", "EXILE"]})
+    s = position(
+        order=["Gerard", "Eric"], hands={0: ["FIGHT", "FIGHT", "CAPTURE", "GET_AWAY", "BLESSING", "EXILE"]}
+    )
     s.stack = [{"t": "TURN", "p": 0}]
     s._run()
     assert len(s.hands[0]) == 7 and s.phase_name() == "FATE_DISCARD"
@@ -42,8 +59,10 @@ def test_2_hand_limit_gerard():
 
 
 def scenario3():
-    s = position(order=["Benedict", "Eric"], hands={0: ["FIGHT", "CAPTURE", "SHOW_MERCY"],
-                                                     1: ["GET_AWAY", "CALL_THE_GUARDS", "NEGATE_CAPTURE"]})
+    s = position(
+        order=["Benedict", "Eric"],
+        hands={0: ["FIGHT", "CAPTURE", "SHOW_MERCY"], 1: ["GET_AWAY", "CALL_THE_GUARDS", "NEGATE_CAPTURE"]},
+    )
     s.ctrl[P["Random"]] = 1
     s.refresh()
     act(s, P["Benedict"], card("FIGHT"), P["Random"])
@@ -70,12 +89,17 @@ def test_4_tie_reroll():
 
 
 def test_5_negate_conditions():
-    s = position(order=["Corwin", "Eric"], hands={0: ["FIGHT"], 1: ["GET_AWAY", "HIDE_IN_SHADOW", "LORDS_IN_AMBER"]},
-                 dice=[6, 6, 1, 1, 1])
+    s = position(
+        order=["Corwin", "Eric"],
+        hands={0: ["FIGHT"], 1: ["GET_AWAY", "HIDE_IN_SHADOW", "LORDS_IN_AMBER"]},
+        dice=[6, 6, 1, 1, 1],
+    )
     king = s.role.index(KING)
     act(s, P["Corwin"], card("FIGHT"), king)
     assert s.dice_i == 5 and s.hits[king] == s.attrs[king][0] - 1  # no window: resolved at once
-    s = position(order=["Corwin", "Eric"], hands={0: ["FIGHT"], 1: ["GET_AWAY", "HIDE_IN_SHADOW", "LORDS_IN_AMBER"]})
+    s = position(
+        order=["Corwin", "Eric"], hands={0: ["FIGHT"], 1: ["GET_AWAY", "HIDE_IN_SHADOW", "LORDS_IN_AMBER"]}
+    )
     s.ctrl[P["Brand"]] = 0  # a second prince keeps p0's action phase open
     s.refresh()
     act(s, P["Corwin"], card("FIGHT"), P["Eric"])
@@ -101,8 +125,11 @@ def test_6_capture_negated_or_not():
 
 
 def test_7_kill_neutral_king_take_amber_and_appoint():
-    s = position(order=["Bleys", "Eric", "Caine", "Benedict", "Gerard", "Random"], hands={0: ["FIGHT", "GAIN_NEUTRAL"]},
-                 dice=[6, 6, 1, 1, 2])
+    s = position(
+        order=["Bleys", "Eric", "Caine", "Benedict", "Gerard", "Random"],
+        hands={0: ["FIGHT", "GAIN_NEUTRAL"]},
+        dice=[6, 6, 1, 1, 2],
+    )
     s.ctrl[P["Julian"]] = 0
     s.armies[P["Bleys"]], s.armies[P["Julian"]] = 3, 2
     s.hits[P["Caine"]] = 2
@@ -122,9 +149,11 @@ def test_7_kill_neutral_king_take_amber_and_appoint():
 
 
 def test_8_neutral_amber_war():
-    s = position(order=["Benedict", "Eric", "Caine", "Corwin", "Gerard", "Random"],
-                 hands={0: ["CONQUER", "PRISONER_OF_WAR"], 1: ["BLOCK_THE_WAY", "WALLS_OF_AMBER"]},
-                 dice=[6, 6, 1, 1, 3])
+    s = position(
+        order=["Benedict", "Eric", "Caine", "Corwin", "Gerard", "Random"],
+        hands={0: ["CONQUER", "PRISONER_OF_WAR"], 1: ["BLOCK_THE_WAY", "WALLS_OF_AMBER"]},
+        dice=[6, 6, 1, 1, 3],
+    )
     s.armies[P["Benedict"]] = 6
     s.G = 3
     s.refresh()
@@ -142,8 +171,13 @@ def test_8_neutral_amber_war():
 
 
 def war9(extra_p0=("SHADOW_MASTERY",)):
-    s = position(order=["Corwin", "Eric", "Julian", "Benedict", "Caine", "Gerard"],
-                 hands={0: ["CONQUER", *extra_p0], 1: ["BLOCK_THE_WAY", "WALLS_OF_AMBER", "ARMY_LOSS", "BATTLE_WOUNDS"]})
+    s = position(
+        order=["Corwin", "Eric", "Julian", "Benedict", "Caine", "Gerard"],
+        hands={
+            0: ["CONQUER", *extra_p0],
+            1: ["BLOCK_THE_WAY", "WALLS_OF_AMBER", "ARMY_LOSS", "BATTLE_WOUNDS"],
+        },
+    )
     for i in range(9):
         s.role[i] = EXILE
     s.role[P["Eric"]], s.role[P["Benedict"]], s.role[P["Caine"]] = KING, GUARDIAN, NORTH
@@ -231,8 +265,11 @@ def test_11_hold_victory_and_reset():
 
 
 def test_12_v1_capture_last_prince():
-    s = position(order=["Corwin", "Eric"], hands={0: ["FIGHT", "CAPTURE"], 1: ["CALL_THE_GUARDS"]},
-                 dice=[6, 6, 1, 1, 1])
+    s = position(
+        order=["Corwin", "Eric"],
+        hands={0: ["FIGHT", "CAPTURE"], 1: ["CALL_THE_GUARDS"]},
+        dice=[6, 6, 1, 1, 1],
+    )
     give_amber(s, 0)
     act(s, P["Corwin"], card("FIGHT"), P["Eric"], card("CAPTURE"))
     assert s.terminal and s.winner == 0 and s.current_player == -1
@@ -283,8 +320,12 @@ def test_14_psychic_hold():
 
 def test_15_mind_probe_memory():
     from meeplezoo.envs.princes_of_amber.observe import O_KNOWN
-    s = position(order=["Corwin", "Eric"], hands={0: ["MIND_PROBE", "FIGHT"], 1: ["FIGHT", "FIGHT", "GET_AWAY"]},
-                 dice=[6, 6, 1, 1])
+
+    s = position(
+        order=["Corwin", "Eric"],
+        hands={0: ["MIND_PROBE", "FIGHT"], 1: ["FIGHT", "FIGHT", "GET_AWAY"]},
+        dice=[6, 6, 1, 1],
+    )
     s.ctrl[P["Brand"]] = 0
     s.refresh()
     act(s, P["Corwin"], card("MIND_PROBE"), P["Eric"])
@@ -294,11 +335,12 @@ def test_15_mind_probe_memory():
     act(s, P["Brand"], card("FIGHT"), P["Eric"], card("GET_AWAY"))
     obs = s.observation(0)
     assert obs[O_KNOWN + 4] == 0 and obs[O_KNOWN + 0] == 0.5
-    assert not before1[O_KNOWN:O_KNOWN + 144].any() and not s.observation(1)[O_KNOWN:O_KNOWN + 144].any()
+    assert not before1[O_KNOWN : O_KNOWN + 144].any() and not s.observation(1)[O_KNOWN : O_KNOWN + 144].any()
 
 
 def test_16_look_ahead_attribution():
     from meeplezoo.envs.princes_of_amber.observe import O_KNOWN, O_TOP, TOP_W
+
     s = position(order=["Corwin", "Eric"], hands={0: ["LOOK_AHEAD"]})
     s.ctrl[P["Brand"]] = 0  # a second prince keeps p0's action phase open
     s.refresh()
@@ -367,15 +409,28 @@ def test_19_intrigue():
 
 
 def test_20_regent_offers():
-    s = position(n=3, order=["Bleys", "Eric", "Corwin", "Caine", "Benedict", "Gerard", "Random"],
-                 hands={0: ["FIGHT"]}, dice=[6, 6, 1, 1, 3])
+    s = position(
+        n=3,
+        order=["Bleys", "Eric", "Corwin", "Caine", "Benedict", "Gerard", "Random"],
+        hands={0: ["FIGHT"]},
+        dice=[6, 6, 1, 1, 3],
+    )
     s.hits[P["Caine"]] = 1
     s.armies[P["Eric"]] = 4
     s.refresh()
     act(s, P["Bleys"], card("FIGHT"), P["Caine"])
     assert s.amber == 0 and s.role[P["Bleys"]] == KING and s.G == 12
     cands = legal(s)
-    assert {P["Benedict"], P["Gerard"], P["Random"], P["Julian"], P["Brand"], P["Eric"], P["Corwin"], PASS} == cands
+    assert {
+        P["Benedict"],
+        P["Gerard"],
+        P["Random"],
+        P["Julian"],
+        P["Brand"],
+        P["Eric"],
+        P["Corwin"],
+        PASS,
+    } == cands
     act(s, P["Eric"])
     assert s.phase_name() == "REGENT_OFFER" and s.current_player == 1 and legal(s) == {P["Eric"], PASS}
     act(s, P["Eric"])

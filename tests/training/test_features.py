@@ -69,8 +69,14 @@ PLANE_GAMES = [n for n in envs.names() if envs.make_game(n).observation_planes i
 
 @pytest.mark.parametrize("name", PLANE_GAMES)
 def test_cnn_policy_trains_and_plays_legal_moves(name, tmp_path):
-    summary = train(name, timesteps=128, config={**TINY, "features": "cnn", "cnn_channels": 4}, out=tmp_path,
-                    progress=False, final_eval=False)
+    summary = train(
+        name,
+        timesteps=128,
+        config={**TINY, "features": "cnn", "cnn_channels": 4},
+        out=tmp_path,
+        progress=False,
+        final_eval=False,
+    )
     policy = load_policy(summary["final_model"])
     assert isinstance(policy.features_extractor, PlanesCNN)
     game = envs.make_game(name)
@@ -108,8 +114,14 @@ def test_board_policy_scores_every_cell_with_the_same_weights():
 def test_board_policy_trains_saves_and_reloads(tmp_path):
     from meeplezoo.training.policies import BoardPolicy
 
-    summary = train("gem_mountain", timesteps=128, config={**TINY, "features": "board", "cnn_channels": 4},
-                    out=tmp_path, progress=False, final_eval=False)
+    summary = train(
+        "gem_mountain",
+        timesteps=128,
+        config={**TINY, "features": "board", "cnn_channels": 4},
+        out=tmp_path,
+        progress=False,
+        final_eval=False,
+    )
     policy = load_policy(summary["final_model"])
     assert isinstance(policy, BoardPolicy)
     snapshots = sorted((tmp_path / "league").glob("*"))

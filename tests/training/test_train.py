@@ -79,7 +79,9 @@ def test_cli_trains_a_registered_game(tmp_path, capsys):
     if not names:
         pytest.skip("no game registered yet")
     pairs = [f"{k}={json.dumps(v)}" for k, v in TINY.items()]
-    code = main(["train", names[0], "--timesteps", "128", "--out", str(tmp_path), "--no-progress", "--config", *pairs])
+    code = main(
+        ["train", names[0], "--timesteps", "128", "--out", str(tmp_path), "--no-progress", "--config", *pairs]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "random" in printed and "steps/s" in printed
@@ -93,8 +95,23 @@ def test_benchmark_writes_its_report(tmp_path):
     if not names:
         pytest.skip("no game registered yet")
     pairs = [f"{k}={json.dumps(v)}" for k, v in TINY.items()]
-    code = benchmark([names[0], "--timesteps", "128", "--games", "2", "--eval-every", "0",
-                      "--out", str(tmp_path / "run"), "--results", str(tmp_path / "results"), "--config", *pairs])
+    code = benchmark(
+        [
+            names[0],
+            "--timesteps",
+            "128",
+            "--games",
+            "2",
+            "--eval-every",
+            "0",
+            "--out",
+            str(tmp_path / "run"),
+            "--results",
+            str(tmp_path / "results"),
+            "--config",
+            *pairs,
+        ]
+    )
     assert code == 0
     base = names[0].rsplit("_v", 1)[0]
     text = (tmp_path / "results" / f"training_{base}.md").read_text()
@@ -109,8 +126,15 @@ def test_benchmark_writes_its_report(tmp_path):
 
 
 def test_parallel_envs_train_in_worker_processes(tmp_path):
-    summary = train(HighCardGame(num_players=3), timesteps=256, n_envs=2, config=TINY, out=tmp_path,
-                    progress=False, final_eval=False)
+    summary = train(
+        HighCardGame(num_players=3),
+        timesteps=256,
+        n_envs=2,
+        config=TINY,
+        out=tmp_path,
+        progress=False,
+        final_eval=False,
+    )
     assert summary["stats"]["timesteps_total"] == 256
     assert summary["stats"]["n_envs"] == 2
     assert 0 < summary["stats"]["env_share"] <= 1.0 + 1e-9

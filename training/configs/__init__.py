@@ -72,7 +72,10 @@ GAMES: dict[str, dict[str, Any]] = {
     # credits each grab with its own effect instead of the noise of the
     # whole rest of the game.
     "gem_mountain": {
-        "features": "board", "reward_shaping": 1.0, "gamma": 0.9, "gae_lambda": 0.5,
+        "features": "board",
+        "reward_shaping": 1.0,
+        "gamma": 0.9,
+        "gae_lambda": 0.5,
     },
     "amethyst_amber": {},
     # games run to thousands of moves: shaping by the position estimate
@@ -83,8 +86,16 @@ GAMES: dict[str, dict[str, Any]] = {
 }
 
 PPO_KEYS = (
-    "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda",
-    "clip_range", "ent_coef", "vf_coef", "max_grad_norm",
+    "learning_rate",
+    "n_steps",
+    "batch_size",
+    "n_epochs",
+    "gamma",
+    "gae_lambda",
+    "clip_range",
+    "ent_coef",
+    "vf_coef",
+    "max_grad_norm",
 )
 
 
@@ -122,7 +133,8 @@ def ppo_kwargs(params: dict[str, Any], game=None) -> dict[str, Any]:
 
         kwargs["policy_kwargs"]["features_extractor_class"] = PlanesCNN
         kwargs["policy_kwargs"]["features_extractor_kwargs"] = {
-            "planes": tuple(planes), "channels": int(params["cnn_channels"]),
+            "planes": tuple(planes),
+            "channels": int(params["cnn_channels"]),
         }
         if features == "board":
             cells = getattr(game, "action_cells", None)
