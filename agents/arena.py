@@ -15,8 +15,8 @@ from __future__ import annotations
 import copy
 import itertools
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
 
 import numpy as np
 

@@ -7,7 +7,7 @@ be driven by tests and by other front ends.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -43,7 +43,7 @@ class HumanAgent(Agent):
             self.output_fn(view._state.render_ansi(view.seat))
         seat = f"player_{view.seat}" if view is not None else "you"
         self.output_fn(f"{seat} to move. Legal moves:")
-        for k, (a, label) in enumerate(zip(legal, names)):
+        for k, (_a, label) in enumerate(zip(legal, names)):
             self.output_fn(f"  {k:>3}. {label}")
         while True:
             try:

@@ -26,7 +26,6 @@ import numpy as np
 from meeplezoo.agents.base import Agent, SeatView
 from meeplezoo.envs.core.state import make_rng
 
-
 DEFAULT_DEPTH = 20  # random moves per rollout before the position is scored
 
 

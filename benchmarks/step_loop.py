@@ -40,7 +40,7 @@ def play_aec(env, steps: int, seed: int) -> int:
     while True:
         env.reset(seed=seed + games)
         games += 1
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             _obs, _reward, termination, truncation, _info = env.last()
             if termination or truncation:
                 action = None

@@ -8,8 +8,9 @@ that is registered nowhere (the toy game) and time it with the same code.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from meeplezoo import envs
 

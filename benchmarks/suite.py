@@ -6,14 +6,14 @@ import dataclasses
 import datetime
 import gc
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from meeplezoo.benchmarks import machine, report
 from meeplezoo.benchmarks.step_loop import SubjectBench
 from meeplezoo.benchmarks.subjects import Subject
 from meeplezoo.benchmarks.timing import Settings
-
 
 _ROOT = str(Path(__file__).resolve().parent.parent) + os.sep
 

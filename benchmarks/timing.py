@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
 
@@ -29,7 +29,7 @@ class Settings:
     clock: str = "cpu"
 
     @classmethod
-    def quick(cls, seed: int = 0, clock: str = "cpu") -> "Settings":
+    def quick(cls, seed: int = 0, clock: str = "cpu") -> Settings:
         return cls(
             repeats=5,
             repeat_seconds=0.03,

@@ -133,8 +133,8 @@ the game (or, with `truncation_result="resources"`, +1/-1 by placed resources,
 * v0: Initial release (int8 observation).
 """
 
-from meeplezoo.envs.core.aec import MeepleEnv, env_metadata
 from meeplezoo.envs.amethyst_amber.rules import AmethystAmberGame
+from meeplezoo.envs.core.aec import MeepleEnv, env_metadata
 
 
 class raw_env(MeepleEnv):

@@ -84,8 +84,8 @@ that reaches `max_turns` is truncated and ranked on the current scores.
 * v0: first release.
 """
 
-from meeplezoo.envs.core.aec import MeepleEnv, env_metadata
 from meeplezoo.envs.amoeba.rules import AmoebaGame
+from meeplezoo.envs.core.aec import MeepleEnv, env_metadata
 
 
 class raw_env(MeepleEnv):

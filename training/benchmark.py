@@ -192,9 +192,10 @@ def write_summary(folder: Path) -> Path:
                 if k not in ("final_games", "eval_every", "eval_games", "eval_mcts_games")
             },
         }
+        steps_per_cpu_second = record["timesteps"] / max(record["train_cpu_seconds"], 1e-9)
         rows.append(
             f"| [{base}](training_{base}.md) | {record['players']} | {record['timesteps']:,} "
-            f"| {record['train_cpu_seconds'] / 60:.1f} | {record['timesteps'] / max(record['train_cpu_seconds'], 1e-9):.0f} "
+            f"| {record['train_cpu_seconds'] / 60:.1f} | {steps_per_cpu_second:.0f} "
             f"| {s['steps_per_second']:.0f} | {s['env_share']:.0%} "
             f"| {r['wins']}/{r['games']} = **{r['win_rate']:.0%}**"
             + (f" [{lo:.0%}, {hi:.0%}]" if lo is not None else "")

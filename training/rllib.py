@@ -22,9 +22,10 @@ from __future__ import annotations
 import json
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from meeplezoo import envs
 from meeplezoo.agents.arena_ray import connect
@@ -67,7 +68,7 @@ class RLlibSettings:
     @classmethod
     def from_overrides(
         cls, game: str, players: int | None, overrides: dict[str, Any], seed: int, num_env_runners: int
-    ) -> "RLlibSettings":
+    ) -> RLlibSettings:
         """Split ``--config`` pairs into trainer settings and game config."""
         known = set(cls.__dataclass_fields__) - {"game", "players", "game_config", "seed", "num_env_runners"}
         trainer = {k: v for k, v in overrides.items() if k in known}

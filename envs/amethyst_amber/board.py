@@ -8,7 +8,7 @@ triangle t -> 119-t, direction d -> (d+3) % 6, brick (X, Y) -> (18-X, 18-Y).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -137,18 +137,19 @@ class Board:
     def _name(self, a: int) -> str:
         g = self.geo
         if a < A_SELECT:
-            return "place defender %d,%d" % g.tri_xy[a]
+            return "place defender {},{}".format(*g.tri_xy[a])
         if a < A_DEST:
-            return "select %d,%d" % g.tri_xy[a - A_SELECT]
+            return "select {},{}".format(*g.tri_xy[a - A_SELECT])
         if a < A_PLACE_ATT:
-            return "move to %d,%d" % g.tri_xy[a - A_DEST]
+            return "move to {},{}".format(*g.tri_xy[a - A_DEST])
         if a < A_PLACE_RES:
-            return "place attacker %d,%d" % self.hex_qr[a - A_PLACE_ATT]
+            return "place attacker {},{}".format(*self.hex_qr[a - A_PLACE_ATT])
         if a < A_STEP:
-            return "place resource %d,%d" % self.hex_qr[a - A_PLACE_RES]
+            return "place resource {},{}".format(*self.hex_qr[a - A_PLACE_RES])
         if a < A_END:
             h, d = divmod(a - A_STEP, 6)
-            return "step %d,%d %s" % (*self.hex_qr[h], DIRECTION_NAMES[d])
+            q, r = self.hex_qr[h]
+            return f"step {q},{r} {DIRECTION_NAMES[d]}"
         return "end defender moves" if a == A_END else "pass"
 
 
@@ -178,6 +179,6 @@ class FrameTables:
         self.step_lo = [min(rot[A_STEP + 6 * h + d] for d in range(6)) for h in range(H)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def board() -> Board:
     return Board()

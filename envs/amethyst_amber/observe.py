@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.envs.amethyst_amber.board import GREEN, H, RED
+from meeplezoo.envs.amethyst_amber.board import GREEN, RED, H
 
 N_PLANES = 20
 N_SCALARS = 21

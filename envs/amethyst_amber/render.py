@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from meeplezoo.envs.amethyst_amber.board import BLUE0, BLUE1, GREEN, H, RED, SEAT_NAMES
+from meeplezoo.envs.amethyst_amber.board import BLUE0, BLUE1, GREEN, RED, SEAT_NAMES, H
 from meeplezoo.envs.core.draw import INK, WHITE, Canvas, lighten
 
 SEAT_RGB = ((140, 80, 200), (235, 160, 20))  # amethyst, amber

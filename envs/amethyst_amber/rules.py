@@ -36,8 +36,8 @@ from meeplezoo.envs.amethyst_amber.board import (
     T,
 )
 from meeplezoo.envs.amethyst_amber.observe import SCALAR_HIGH, ObservationTables
-from meeplezoo.envs.core.trihex import DIRECTION_NAMES
 from meeplezoo.envs.core.state import Game, GameInfo, State, clone_rng, make_rng
+from meeplezoo.envs.core.trihex import DIRECTION_NAMES
 
 PLACEMENT, MAIN = 0, 1
 STEP_MEMO_SIZE = 1 << 16  # attacker-step neighbourhoods kept per frame
@@ -139,7 +139,7 @@ class AmethystAmberGame(Game):
         d["step_memo"] = ({}, {})
         return d
 
-    def new_initial_state(self, seed: int | None = None) -> "AmethystAmberState":
+    def new_initial_state(self, seed: int | None = None) -> AmethystAmberState:
         s = AmethystAmberState(self, make_rng(seed))
         for h in self.board.red:
             s.res[h] = NEUTRAL
@@ -153,7 +153,7 @@ class AmethystAmberGame(Game):
             s._start_turn()
         return s
 
-    def state_from_dict(self, data: dict) -> "AmethystAmberState":
+    def state_from_dict(self, data: dict) -> AmethystAmberState:
         from meeplezoo.envs.amethyst_amber.serial import state_from_dict
 
         return state_from_dict(self, data)
@@ -197,7 +197,7 @@ class AmethystAmberState(State):
         self._mv: list = [None, None]
 
     # --- copies -----------------------------------------------------------------
-    def clone(self) -> "AmethystAmberState":
+    def clone(self) -> AmethystAmberState:
         s = AmethystAmberState.__new__(AmethystAmberState)
         s.game = self.game
         s.rng = clone_rng(self.rng)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.envs.core.draw import Canvas, INK, WHITE, seat_color
 from meeplezoo.envs.amoeba.tiles import ORIENTED, PORT_DIR, PORT_UNIT, notation
+from meeplezoo.envs.core.draw import INK, Canvas, seat_color
 
 PINK = (236, 112, 160)
 BLUE = (120, 170, 225)
@@ -145,7 +145,7 @@ def render_rgb(st, viewer=None) -> np.ndarray:
             cv, margin + c * cell, oy + margin + r * cell, cell, ORIENTED[tile * 4 + rot], level == 2, outline
         )
     # nuclei: one token per owned amoeba, on its first piece
-    for cid, (members, _, own) in st.comps.items():
+    for members, _, own in st.comps.values():
         if own < 0:
             continue
         p = min(members, key=lambda q: min(st.piece_slots[q]))

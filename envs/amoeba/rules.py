@@ -20,9 +20,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from meeplezoo.envs.core.dice import roll
-from meeplezoo.envs.core.ranking import rank_rewards
-from meeplezoo.envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
 from meeplezoo.envs.amoeba.geometry import geometry
 from meeplezoo.envs.amoeba.observe import NUM_PLANES, OWNER_CODE, encode, global_size
 from meeplezoo.envs.amoeba.tiles import (
@@ -35,6 +32,9 @@ from meeplezoo.envs.amoeba.tiles import (
     PINK_AT,
     notation,
 )
+from meeplezoo.envs.core.dice import roll
+from meeplezoo.envs.core.ranking import rank_rewards
+from meeplezoo.envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
 
 SELECT, ANCHOR, CLAIM, OVER = 0, 1, 2, -1
 PHASE_NAMES = {SELECT: "select", ANCHOR: "anchor", CLAIM: "claim", OVER: "over"}
@@ -176,7 +176,7 @@ class AmoebaGame(Game):
         ]
         self.tile_bits = [sum(1 << o for o in os_) for os_ in self.tile_os]
 
-    def new_initial_state(self, seed: int | None = None) -> "AmoebaState":
+    def new_initial_state(self, seed: int | None = None) -> AmoebaState:
         st = AmoebaState(self)
         st.rng = make_rng(seed)
         cfg = self.config
@@ -191,13 +191,13 @@ class AmoebaGame(Game):
         st._begin_turn()
         return st
 
-    def empty_state(self) -> "AmoebaState":
+    def empty_state(self) -> AmoebaState:
         """An empty table with empty hands (for building positions in tests)."""
         st = AmoebaState(self)
         st.rng = make_rng(0)
         return st
 
-    def state_from_dict(self, data: dict) -> "AmoebaState":
+    def state_from_dict(self, data: dict) -> AmoebaState:
         st = AmoebaState(self)
         st.rng = rng_from_dict(data["rng"])
         W = self.geo.W
@@ -291,7 +291,7 @@ class AmoebaState(State):
         self._board_cache = None
 
     # ------------------------------------------------------------------ copies
-    def clone(self) -> "AmoebaState":
+    def clone(self) -> AmoebaState:
         st = AmoebaState.__new__(AmoebaState)
         st.game = self.game
         st.rng = clone_rng(self.rng)
@@ -1127,10 +1127,10 @@ class AmoebaState(State):
             tot = sum(sc)
             return np.array([(s - (tot - s) / (n - 1)) / 50.0 for s in sc], dtype=np.float64)
         lg = self.largest()
-        return rank_rewards([(s, l) for s, l in zip(sc, lg)])
+        return rank_rewards(list(zip(sc, lg)))
 
     # -------------------------------------------------------------- hidden
-    def determinize(self, player: int, rng: np.random.Generator) -> "AmoebaState":
+    def determinize(self, player: int, rng: np.random.Generator) -> AmoebaState:
         st = self.clone()
         n = self.game.num_players
         pool = list(self.pile)

@@ -37,7 +37,7 @@ class Deck:
         self.discard: list[int] = list(discard)
 
     @classmethod
-    def shuffled(cls, cards, rng: np.random.Generator) -> "Deck":
+    def shuffled(cls, cards, rng: np.random.Generator) -> Deck:
         deck = cls(cards)
         deck.shuffle(rng)
         return deck
@@ -67,14 +67,14 @@ class Deck:
     def __len__(self) -> int:
         return len(self.draw_pile)
 
-    def copy(self) -> "Deck":
+    def copy(self) -> Deck:
         return Deck(self.draw_pile, self.discard)
 
     def to_dict(self) -> dict:
         return {"draw_pile": list(self.draw_pile), "discard": list(self.discard)}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Deck":
+    def from_dict(cls, data: dict) -> Deck:
         return cls(data["draw_pile"], data["discard"])
 
 

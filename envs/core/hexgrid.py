@@ -8,7 +8,7 @@ arithmetic on every step.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -87,7 +87,7 @@ class HexBoard:
         return size * np.sqrt(3) * (q + r / 2), size * 1.5 * r
 
 
-@lru_cache(maxsize=None)
+@cache
 def hex_board(radius: int) -> HexBoard:
     """Shared, cached board geometry: build once per radius per process."""
     return HexBoard(radius)

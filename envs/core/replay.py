@@ -8,9 +8,10 @@ legal where it was played, so a corrupt or mismatched file fails loudly.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 FORMAT = "meeplezoo-replay"
 VERSION = 1
@@ -35,7 +36,7 @@ class ReplayRecord:
         Path(path).write_text(self.to_json())
 
     @classmethod
-    def from_json(cls, text: str) -> "ReplayRecord":
+    def from_json(cls, text: str) -> ReplayRecord:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -61,7 +62,7 @@ class ReplayRecord:
         return cls(game=game, config=config, seed=seed, actions=actions, meta=meta)
 
     @classmethod
-    def load(cls, path: str | Path) -> "ReplayRecord":
+    def load(cls, path: str | Path) -> ReplayRecord:
         return cls.from_json(Path(path).read_text())
 
 
@@ -91,6 +92,6 @@ def replay_states(record: ReplayRecord) -> Iterator[Any]:
 def replay_final_state(record: ReplayRecord):
     """Re-run a replay to its end and return the final state."""
     state = None
-    for state in replay_states(record):
+    for state in replay_states(record):  # noqa: B007 (the last one is the answer)
         pass
     return state

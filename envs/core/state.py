@@ -119,15 +119,15 @@ class Game(abc.ABC):
         self.num_players = int(n)
         self.validate()
 
-    def validate(self) -> None:
+    def validate(self) -> None:  # noqa: B027 (optional hook: a game without settings needs none)
         """Check ``self.config`` (raise ValueError naming the key) and build
         everything that depends only on it; set the size attributes."""
 
     @abc.abstractmethod
-    def new_initial_state(self, seed: int | None = None) -> "State":
+    def new_initial_state(self, seed: int | None = None) -> State:
         """A fresh game; all setup chance drawn from ``make_rng(seed)``."""
 
-    def state_from_dict(self, data: dict) -> "State":
+    def state_from_dict(self, data: dict) -> State:
         """Rebuild a state written by ``State.to_dict`` (inverse of it)."""
         raise NotImplementedError
 
@@ -201,7 +201,7 @@ class State(abc.ABC):
         """What ``player`` sees, from its own point of view; depends only on
         information that player may know."""
 
-    def determinize(self, player: int, rng: np.random.Generator) -> "State":
+    def determinize(self, player: int, rng: np.random.Generator) -> State:
         """A copy that keeps everything ``player`` knows and resamples the
         rest from ``rng``. Perfect-information games return a clone.
 
@@ -215,7 +215,7 @@ class State(abc.ABC):
         return self.clone()
 
     # --- copies and serialisation ------------------------------------------
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """Deep, independent copy (the generator included). Games override
         this with a faster field-by-field copy where it matters."""
         return copy.deepcopy(self, {id(self.game): self.game})

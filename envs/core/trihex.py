@@ -19,7 +19,7 @@ shifts, which makes bounded flood fills cheap.
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -177,7 +177,7 @@ class TrihexBoard:
         return -1
 
 
-@lru_cache(maxsize=None)
+@cache
 def trihex_board(radius: int) -> TrihexBoard:
     """Shared, cached trihex geometry (build once per radius per process)."""
     return TrihexBoard(radius)

@@ -5,7 +5,7 @@ Built once per map size and shared by every state of that size.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 POSITION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
@@ -53,6 +53,6 @@ class Geometry:
         ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(rows: int, cols: int) -> Geometry:
     return Geometry(rows, cols)

@@ -260,7 +260,7 @@ def encode(st, me: int) -> np.ndarray:
     """The observation of seat `me`, built from scratch."""
     g = st.game
     t = _tables(g)
-    M, n = g.m, g.num_players
+    M, _n = g.m, g.num_players
     obs = np.zeros(t.size, dtype=np.int8)
     planes = obs[: PLANES * M].reshape(PLANES, M)
     planes[:P_PEEK] = t.cell_rows[_codes_at(st, me, range(M), t)].T

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.envs.core.draw import BACKGROUND, INK, GREY, Canvas, seat_color
+from meeplezoo.envs.core.draw import BACKGROUND, GREY, INK, Canvas, seat_color
 from meeplezoo.envs.gem_mountain import tiles as T
 from meeplezoo.envs.gem_mountain.geometry import POSITION_NAMES
 
@@ -52,7 +52,7 @@ def ansi(st, viewer=None) -> str:
     R, C = g.rows, g.cols
     lines = [
         f"Gem Mountain  turn {st.turn}  phase {st.phase_name()}  to move: "
-        f"{'-' if st.current_player < 0 else 'player_%d' % st.current_player}",
+        f"{'-' if st.current_player < 0 else f'player_{st.current_player}'}",
         "arrows: " + ", ".join(POSITION_NAMES[p] for p in st.arrows),
     ]
     width = 5

@@ -193,10 +193,10 @@ class GemMountainGame(Game):
         self._obs_tables = None
         self._masks: dict[tuple, np.ndarray] = {}
 
-    def new_initial_state(self, seed: int | None = None) -> "GemMountainState":
+    def new_initial_state(self, seed: int | None = None) -> GemMountainState:
         return GemMountainState.new(self, make_rng(seed))
 
-    def state_from_dict(self, data: dict) -> "GemMountainState":
+    def state_from_dict(self, data: dict) -> GemMountainState:
         return GemMountainState.from_dict(self, data)
 
 
@@ -241,7 +241,7 @@ class GemMountainState(State):
 
     # ------------------------------------------------------------------ setup
     @classmethod
-    def new(cls, game: GemMountainGame, rng: np.random.Generator) -> "GemMountainState":
+    def new(cls, game: GemMountainGame, rng: np.random.Generator) -> GemMountainState:
         s = cls.__new__(cls)
         s.game, s.rng = game, rng
         M, n = game.m, game.num_players
@@ -890,7 +890,7 @@ class GemMountainState(State):
         return soft_rank_rewards(self.scores(), spread)
 
     # -------------------------------------------------------------- copies
-    def clone(self) -> "GemMountainState":
+    def clone(self) -> GemMountainState:
         s = GemMountainState.__new__(GemMountainState)
         d = self.__dict__
         s.__dict__.update(d)
@@ -918,7 +918,7 @@ class GemMountainState(State):
         return out
 
     @classmethod
-    def from_dict(cls, game: GemMountainGame, data: dict) -> "GemMountainState":
+    def from_dict(cls, game: GemMountainGame, data: dict) -> GemMountainState:
         missing = [k for k in _FIELDS + ("rng",) if k not in data]
         if missing:
             raise ValueError(f"gem_mountain_v0: state dict lacks {missing}")
@@ -945,7 +945,7 @@ class GemMountainState(State):
         return s
 
     # ---------------------------------------------------------- determinize
-    def determinize(self, player: int, rng: np.random.Generator) -> "GemMountainState":
+    def determinize(self, player: int, rng: np.random.Generator) -> GemMountainState:
         """Keep what `player` knows; deal the tiles it cannot see afresh from rng.
 
         The hidden tiles (face-down cells it has not peeked at, the unused pool

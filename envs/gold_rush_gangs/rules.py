@@ -235,7 +235,7 @@ class GoldRushGangsGame(Game):
     # --- states -----------------------------------------------------------------
     def new_initial_state(
         self, seed: int | None = None, first_player: int | None = None, deck: list[int] | None = None
-    ) -> "GoldRushGangsState":
+    ) -> GoldRushGangsState:
         """A fresh game. ``deck`` (ranks, first drawn first) stacks the top of
         the shuffled deck; ``first_player`` skips the first-player draw."""
         s = GoldRushGangsState.__new__(GoldRushGangsState)
@@ -278,7 +278,7 @@ class GoldRushGangsGame(Game):
         s.cur = s.first
         return s
 
-    def state_from_dict(self, data: dict) -> "GoldRushGangsState":
+    def state_from_dict(self, data: dict) -> GoldRushGangsState:
         return GoldRushGangsState.from_dict(self, data)
 
 
@@ -645,7 +645,7 @@ class GoldRushGangsState(State):
     def observation(self, player: int) -> np.ndarray:
         return self.game.encoder.encode(self, player)
 
-    def determinize(self, player: int, rng: np.random.Generator) -> "GoldRushGangsState":
+    def determinize(self, player: int, rng: np.random.Generator) -> GoldRushGangsState:
         """Everything on the table is public; only the draw-pile order is
         unknown (to everyone). The pile is put in sorted order and then
         shuffled, so the result depends only on its (public) contents and
@@ -656,7 +656,7 @@ class GoldRushGangsState(State):
         s.rng = make_rng(int(rng.integers(2**63 - 1)))
         return s
 
-    def clone(self) -> "GoldRushGangsState":
+    def clone(self) -> GoldRushGangsState:
         s = GoldRushGangsState.__new__(GoldRushGangsState)
         s.game = self.game
         s.rng = clone_rng(self.rng)
@@ -725,7 +725,7 @@ class GoldRushGangsState(State):
         }
 
     @classmethod
-    def from_dict(cls, game: GoldRushGangsGame, d: dict) -> "GoldRushGangsState":
+    def from_dict(cls, game: GoldRushGangsGame, d: dict) -> GoldRushGangsState:
         geo = game.geo
         s = cls.__new__(cls)
         s.game = game

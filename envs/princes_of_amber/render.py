@@ -28,7 +28,7 @@ def _owner(s, i: int) -> str:
 
 def _prince_line(s, i: int) -> str:
     at = s.attrs[i]
-    status = "dead" if not s.alive[i] else ("captured by P%d" % s.jailer[i] if s.captured[i] else "free")
+    status = "dead" if not s.alive[i] else (f"captured by P{s.jailer[i]}" if s.captured[i] else "free")
     extra = []
     if s.armies[i]:
         extra.append(f"armies {s.armies[i]}")
@@ -94,7 +94,7 @@ def render_rgb(s, viewer=None) -> np.ndarray:
     y_ex = 24 + card_h + 30
     cv.rect(5, y_ex, width - 5, y_ex + card_h + 20, fill=lighten((90, 90, 140), 0.75))
     cv.text(10, y_ex + 4, "Shadow")
-    for row, group, y0 in ((0, lords, 42), (1, exiles, y_ex + 18)):
+    for _row, group, y0 in ((0, lords, 42), (1, exiles, y_ex + 18)):
         step = min(card_w + 4, (width - 20) // max(1, len(group)))
         for j, i in enumerate(group):
             x0 = 10 + j * step

@@ -212,10 +212,10 @@ class AmberGame(Game):
         ]
         self.obs_tables = game_tables(self)
 
-    def new_initial_state(self, seed: int | None = None) -> "AmberState":
+    def new_initial_state(self, seed: int | None = None) -> AmberState:
         return AmberState.setup(self, make_rng(seed))
 
-    def state_from_dict(self, data: dict) -> "AmberState":
+    def state_from_dict(self, data: dict) -> AmberState:
         return AmberState.from_dict(self, data)
 
 
@@ -267,7 +267,7 @@ class AmberState(State):
 
     # ---- construction -------------------------------------------------------
     @classmethod
-    def setup(cls, game: AmberGame, rng: np.random.Generator) -> "AmberState":
+    def setup(cls, game: AmberGame, rng: np.random.Generator) -> AmberState:
         s = cls.__new__(cls)
         s.game = game
         s.rng = rng
@@ -740,7 +740,7 @@ class AmberState(State):
         RESOLVE[code](self, p, a, t)
 
     # ---- copies ------------------------------------------------------------------
-    def clone(self) -> "AmberState":
+    def clone(self) -> AmberState:
         s = AmberState.__new__(AmberState)
         s.game = self.game
         s.rng = clone_rng(self.rng)
@@ -803,7 +803,7 @@ class AmberState(State):
         return d
 
     @classmethod
-    def from_dict(cls, game: AmberGame, data: dict) -> "AmberState":
+    def from_dict(cls, game: AmberGame, data: dict) -> AmberState:
         s = cls.__new__(cls)
         s.game = game
         s.n = int(data["num_players"])
@@ -844,7 +844,7 @@ class AmberState(State):
 
         return encode(self, player)
 
-    def determinize(self, player: int, rng: np.random.Generator) -> "AmberState":
+    def determinize(self, player: int, rng: np.random.Generator) -> AmberState:
         """Redeal what ``player`` cannot see, reading only his information set.
 
         The unseen cards (draw pile and the other hands) form one pool whose
@@ -906,7 +906,7 @@ class AmberState(State):
         rest: list[int],
         sizes: list[int],
         other_top: list[int],
-    ) -> "AmberState":
+    ) -> AmberState:
         s = self.clone()
         ck = self.game.card_kind
         pos = 0

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from meeplezoo import envs
-from meeplezoo.envs.amethyst_amber.board import NUM_ACTIONS, BLUE0, BLUE1, GREEN, PLAIN, RED
+from meeplezoo.envs.amethyst_amber.board import BLUE0, BLUE1, GREEN, NUM_ACTIONS, PLAIN, RED
 from tests.amethyst_amber.helpers import (
     AB,
     AM,
@@ -327,7 +326,6 @@ def test_pass_only_when_nothing_else():
 def test_truncation():
     env = envs.make("amethyst_amber_v0", max_main_turns=2)
     env.reset(seed=0)
-    s = env.unwrapped.state
     s_dict = position(reserve_attackers=[5, 5]).to_dict()
     env.unwrapped.load_state({**s_dict, "current": AB})
     env.step(env.unwrapped.state.encode("place_attacker", (2, -4)))

@@ -5,7 +5,6 @@ import pytest
 
 from meeplezoo.envs.amoeba.observe import encode_reference
 from meeplezoo.envs.amoeba.rules import ANCHOR, CLAIM, OWNER_CODE, SELECT
-from meeplezoo.envs.amoeba.tiles import ORIENTED
 from tests.amoeba.helpers import game
 
 
@@ -95,7 +94,6 @@ def play(g, seed, check_every=1):
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_invariants_random_games(n):
     g = game(num_players=n)
-    splits = 0
     for seed in range(12):
         st = play(g, seed, check_every=7)
         assert st.done

@@ -1,13 +1,11 @@
 """The specification's scenario tests and one test per rule of the rulebook."""
 
 import numpy as np
-import pytest
 
 from meeplezoo import envs
 from meeplezoo.envs.amoeba.rules import ANCHOR, CLAIM, SELECT
 from tests.amoeba.helpers import (
     amoeba_sizes,
-    anchor,
     anchor_action,
     game,
     legal_anchors,
@@ -245,7 +243,7 @@ def test_14_compulsory_placements_follow_the_die():
     g = game(die_override=[3])
     st = g.new_initial_state(5)
     assert st.die == 3
-    for i in range(3):
+    for _i in range(3):
         assert st.cur == 0 and st.phase == SELECT
         m = st.legal_action_mask()
         assert not m[g.CLAIM_YES] and not m[g.CLAIM_NO]
@@ -304,7 +302,7 @@ def test_15_stuck_hand_is_removed_and_turn_goes_on():
     assert not set(st.hands[cur]) & set(hand)
     assert st.turn > 0
     other = (cur + 1) % g.num_players
-    from meeplezoo.envs.amoeba.observe import NUM_PLANES, HAND_SLOTS, SEATS
+    from meeplezoo.envs.amoeba.observe import HAND_SLOTS, NUM_PLANES, SEATS
 
     base = NUM_PLANES * g.U * g.U + HAND_SLOTS * 9 + 12 + 6 + SEATS * 5 + 1
     mine = st.observation(cur)[base : base + 84]

@@ -18,7 +18,7 @@ def test_floor_game_lasts_its_length_then_everyone_steps_out():
     env = FloorEnv(game_length=6)
     env.reset(seed=0)
     steps = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         _obs, reward, term, trunc, _info = env.last()
         if term or trunc:
             env.step(None)

@@ -5,8 +5,9 @@ game so the suite also checks itself."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from meeplezoo import envs
 from tests.core.toy_game import HighCardEnv, HighCardGame

@@ -36,7 +36,7 @@ def test_malformed_action_raises_and_changes_nothing(case, bad):
 def test_step_after_the_game_ended_raises(case):
     env = started(case)
     rng = np.random.default_rng(0)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else random_action(obs["action_mask"], rng))
     assert env.agents == []

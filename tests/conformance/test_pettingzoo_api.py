@@ -48,8 +48,9 @@ def test_pickled_env_continues_identically(case):
 
 @pytest.mark.parametrize("name", sorted({c.name for c in CASES if c.env_factory is None}))
 def test_found_by_registries(name):
-    from meeplezoo import envs
     import pettingzoo
+
+    from meeplezoo import envs
 
     env = envs.make(name)
     assert env.metadata["name"] == name

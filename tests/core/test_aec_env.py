@@ -3,7 +3,6 @@ down: masks of waiting agents, reward timing, positions and replays."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from meeplezoo.envs.core.replay import ReplayRecord

@@ -104,7 +104,7 @@ def test_three_player_training_saves_restores_and_resumes(local_ray, tmp_path):
     agent = RLlibPolicyAgent(seed=1, path=str(tmp_path), deterministic=False)
     env = envs.make("gold_rush_gangs", illegal_action="raise", max_rounds=3)
     env.reset(seed=3)
-    for name in env.agent_iter():
+    for _name in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else agent.act(obs))
     assert env.state.done and not env.agents

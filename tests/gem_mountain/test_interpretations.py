@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from meeplezoo.envs.gem_mountain import tiles as T
-from meeplezoo.envs.gem_mountain.observe import encode
 from meeplezoo.envs.gem_mountain.rules import GRAB, INFO, POST, PRE, SECTION, SUB, GemMountainGame
 from tests.gem_mountain.helpers import (
     C,
@@ -19,7 +18,6 @@ from tests.gem_mountain.helpers import (
     legal_cells,
     legal_names,
     new,
-    obs_cell,
     remove,
 )
 

@@ -6,9 +6,8 @@ import numpy as np
 import pytest
 
 from meeplezoo.envs.gem_mountain import tiles as T
-from meeplezoo.envs.gem_mountain.rules import GRAB, POST, PRE, SECTION, SUB, INFO, START, GemMountainGame
+from meeplezoo.envs.gem_mountain.rules import GRAB, INFO, POST, PRE, SECTION, START, SUB, GemMountainGame
 from tests.gem_mountain.helpers import (
-    C,
     act,
     cell,
     layout,

@@ -9,13 +9,13 @@ import pytest
 
 from meeplezoo import envs
 from tests.gold_rush_gangs.helpers import (
-    A,
-    B,
-    E,
     HOMES,
     NE,
     PRO,
     SW,
+    A,
+    B,
+    E,
     W,
     act,
     end_turn,

@@ -7,14 +7,14 @@ import pytest
 
 from meeplezoo import envs
 from tests.gold_rush_gangs.helpers import (
-    A,
-    B,
-    E,
     NE,
     NW,
     PRO,
     SE,
     SW,
+    A,
+    B,
+    E,
     W,
     act,
     end_turn,

@@ -14,7 +14,6 @@ from tests.princes_of_amber.helpers import (
     P,
     act,
     card,
-    kind_count,
     legal,
     noncard,
     position,

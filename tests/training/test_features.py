@@ -8,11 +8,11 @@ import torch
 from gymnasium import spaces
 
 from meeplezoo import envs
-from tests.training.helpers import TINY
 from meeplezoo.training import configs
 from meeplezoo.training.features import PlanesCNN, SymlogFlatten
 from meeplezoo.training.league import load_policy
 from meeplezoo.training.train import train
+from tests.training.helpers import TINY
 
 PLANES, ROWS, COLS, GLOBALS = 3, 4, 5, 7
 

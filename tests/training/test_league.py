@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from gymnasium import spaces
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from meeplezoo.agents.random_agent import RandomAgent
 from meeplezoo.agents.policy import action_probabilities
+from meeplezoo.agents.random_agent import RandomAgent
 from meeplezoo.training.league import League, PolicyOpponent, policy_payload
 
 

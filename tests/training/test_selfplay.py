@@ -7,10 +7,10 @@ import pytest
 from stable_baselines3.common.env_checker import check_env
 
 from meeplezoo.agents.base import Agent
-from tests.core.toy_game import STOP, SWAP, HighCardGame
-from tests.training.helpers import game_names
 from meeplezoo.training.league import League
 from meeplezoo.training.selfplay import SelfPlayEnv
+from tests.core.toy_game import STOP, SWAP, HighCardGame
+from tests.training.helpers import game_names
 
 
 class ScriptedAgent(Agent):

@@ -9,11 +9,11 @@ import pytest
 
 from meeplezoo import envs
 from meeplezoo.cli import main
-from tests.core.toy_game import HighCardGame
-from tests.training.helpers import TINY, game_names
 from meeplezoo.training.evaluate import versus
 from meeplezoo.training.league import load_policy
 from meeplezoo.training.train import latest_checkpoint, split_config, train
+from tests.core.toy_game import HighCardGame
+from tests.training.helpers import TINY, game_names
 
 
 def test_toy_run_trains_saves_reloads_and_resumes(tmp_path):
@@ -122,7 +122,7 @@ def test_benchmark_writes_its_report(tmp_path):
     assert str(tmp_path) not in record["command"]  # where files went is not part of the result
     assert benchmark(["--summary", "--results", str(tmp_path / "results")]) == 0
     summary = (tmp_path / "results" / "training.md").read_text()
-    assert f"[{base}](training_{base}.md) | " in summary and f"/2 = **" in summary
+    assert f"[{base}](training_{base}.md) | " in summary and "/2 = **" in summary
 
 
 def test_parallel_envs_train_in_worker_processes(tmp_path):
