@@ -66,13 +66,13 @@ def play(args, input_fn=input, output_fn=print) -> dict[str, float]:
             continue
         seat = env.agent_name_mapping[name]
         agent = seats[seat]
-        view = SeatView(env.state, seat) if agent.needs_view else None
+        view = SeatView(env.game_state, seat) if agent.needs_view else None
         action = agent.act(obs, view)
         if not isinstance(agent, HumanAgent):
-            output_fn(f"{name} ({agent.describe()}): {env.state.action_to_string(action)}")
+            output_fn(f"{name} ({agent.describe()}): {env.game_state.action_to_string(action)}")
         env.step(action)
     viewer = None if args.hotseat else args.seat
-    output_fn(env.state.render_ansi(viewer))
+    output_fn(env.game_state.render_ansi(viewer))
     outcome = "truncated at the turn limit" if any(env.truncations.values()) else "game over"
     output_fn(f"{outcome}. Rewards: " + ", ".join(f"{a} {r:+.2f}" for a, r in totals.items()))
     return totals

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
@@ -19,6 +20,33 @@ from meeplezoo.envs.core.replay import ReplayRecord
 from meeplezoo.envs.core.state import Game, State
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
+
+
+class ResetNeededError(ResetNeeded, ValueError):
+    """A call that needs a game in progress came before ``reset()``.
+
+    Gymnasium's ``ResetNeeded`` for its users, a ``ValueError`` like every
+    other misuse of this env."""
+
+
+def check_seed(seed: Any) -> int | None:
+    """``seed`` as a Python int (numpy integers welcome), or None.
+
+    Bools, negative numbers and non-integers raise ``ValueError`` naming the
+    value, before anything changes."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)):
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+    try:
+        value = operator.index(seed)
+    except TypeError:
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}") from None
+    if value < 0:
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+    return value
+
+
 RENDER_MODES = ("ansi", "rgb_array", "human")
 
 
@@ -31,6 +59,11 @@ class MeepleEnv(AECEnv):
     until the game ends, then each seat's return. An illegal but in-range
     action ends the game with -1 for the offender (PettingZoo classic), or
     raises ``ValueError`` with ``illegal_action="raise"``.
+
+    The rules-layer position is ``env.game_state``; ``env.state()`` is
+    PettingZoo's global-state method, which these games do not offer (it
+    raises, as PettingZoo's base class does): use ``get_state()`` for the whole
+    position as a dict.
     """
 
     game_cls: type[Game]
@@ -74,7 +107,8 @@ class MeepleEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
         self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
         self.np_random = None
-        self.state: State | None = None
+        self.game_state: State | None = None
+        self.game_seed: int | None = None
         self.render_viewer: int | None = None  # None: render everything
 
     # --- spaces ---------------------------------------------------------------
@@ -86,13 +120,14 @@ class MeepleEnv(AECEnv):
 
     # --- lifecycle ------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        seed = check_seed(seed)
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
         self.game_seed = int(self.np_random.integers(0, 2**63 - 1))
         self._start(self.game.new_initial_state(self.game_seed))
 
     def _start(self, state: State) -> None:
-        self.state = state
+        self.game_state = state
         self.actions: list[int] = []
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -107,9 +142,24 @@ class MeepleEnv(AECEnv):
         else:
             self.agent_selection = self.possible_agents[state.current_player]
 
+    def _require_game(self, method: str) -> State:
+        if self.game_state is None:
+            raise ResetNeededError(f"call reset() before {method}()")
+        return self.game_state
+
+    def last(self, observe: bool = True):
+        self._require_game("last")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        self._require_game("agent_iter")
+        return super().agent_iter(max_iter)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        state = self._require_game("observe")
+        if agent not in self.agent_name_mapping:
+            raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
         seat = self.agent_name_mapping[agent]
-        state = self.state
         obs = state.observation(seat)
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             mask = self._current_mask().astype(np.int8)
@@ -119,10 +169,11 @@ class MeepleEnv(AECEnv):
 
     def _current_mask(self) -> np.ndarray:
         if self._mask is None:
-            self._mask = self.state.legal_action_mask()
+            self._mask = self.game_state.legal_action_mask()
         return self._mask
 
     def step(self, action: Any) -> None:
+        self._require_game("step")
         if not self.agents:
             raise ValueError("the game is over and every agent has stepped out; call reset()")
         agent = self.agent_selection
@@ -145,7 +196,7 @@ class MeepleEnv(AECEnv):
                 self.rewards[key] = 0.0
             self._rewards_pending = False
         self._cumulative_rewards[agent] = 0.0
-        state = self.state
+        state = self.game_state
         if not self._current_mask()[a]:
             if self.illegal_action == "raise":
                 raise ValueError(f"illegal action {a} ({state.action_to_string(a)}) for {agent}")
@@ -185,11 +236,10 @@ class MeepleEnv(AECEnv):
 
             gymnasium.logger.warn("render() called without a render_mode; pass one to the env")
             return None
-        if self.state is None:
-            raise ValueError("call reset() before render()")
+        self._require_game("render")
         if self.render_mode == "rgb_array":
-            return self.state.render_rgb(self.render_viewer)
-        text = self.state.render_ansi(self.render_viewer)
+            return self.game_state.render_rgb(self.render_viewer)
+        text = self.game_state.render_ansi(self.render_viewer)
         if self.render_mode == "human":
             print(text)
             return None
@@ -201,7 +251,7 @@ class MeepleEnv(AECEnv):
     # --- positions, words and replays (the shared test hooks) -------------------
     def get_state(self) -> dict:
         """The whole position as a JSON-able dict (``State.to_dict``)."""
-        return self.state.to_dict()
+        return self._require_game("get_state").to_dict()
 
     def load_state(self, data: dict) -> None:
         """Continue from a position written by ``get_state`` / ``to_dict``."""
@@ -210,13 +260,15 @@ class MeepleEnv(AECEnv):
 
     def encode_action(self, text: str) -> int:
         """Action index from its name (``State.string_to_action``)."""
-        return self.state.string_to_action(text)
+        return self._require_game("encode_action").string_to_action(text)
 
     def decode_action(self, action: int) -> str:
-        return self.state.action_to_string(action)
+        """The name of action ``action`` in the current position."""
+        return self._require_game("decode_action").action_to_string(action)
 
     def replay_record(self) -> ReplayRecord:
         """This game so far as a replay (seed, config and action log)."""
+        self._require_game("replay_record")
         if self.game_seed is None:
             raise ValueError("a game loaded from a position has no seed to replay from")
         return ReplayRecord(

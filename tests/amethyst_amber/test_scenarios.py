@@ -328,8 +328,8 @@ def test_truncation():
     env.reset(seed=0)
     s_dict = position(reserve_attackers=[5, 5]).to_dict()
     env.unwrapped.load_state({**s_dict, "current": AB})
-    env.step(env.unwrapped.state.encode("place_attacker", (2, -4)))
+    env.step(env.unwrapped.game_state.encode("place_attacker", (2, -4)))
     assert not any(env.truncations.values())
-    env.step(env.unwrapped.state.encode("place_attacker", (-2, 4)))
+    env.step(env.unwrapped.game_state.encode("place_attacker", (-2, 4)))
     assert all(env.truncations.values()) and not any(env.terminations.values())
     assert env.rewards == {"player_0": 0.0, "player_1": 0.0}

@@ -61,4 +61,4 @@ def test_replay_round_trip(case, tmp_path):
     path = tmp_path / "game.json"
     record.save(path)
     final = replay_final_state(ReplayRecord.load(path))
-    assert final.to_dict() == env.state.to_dict()
+    assert final.to_dict() == env.game_state.to_dict()

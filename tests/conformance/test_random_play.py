@@ -68,7 +68,7 @@ def test_aec_rewards_equal_rules_returns(case):
                 continue
             assert obs["action_mask"].any()
             env.step(random_action(obs["action_mask"], rng))
-        returns = env.state.returns()
+        returns = env.game_state.returns()
         for i, agent in enumerate(env.possible_agents):
             assert totals[agent] == pytest.approx(returns[i])
 

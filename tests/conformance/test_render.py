@@ -26,4 +26,4 @@ def test_renders(case, steps):
     assert image.ndim == 3 and image.shape[2] == 3 and min(image.shape[:2]) >= 16
     assert image.reshape(-1, 3).std(axis=0).max() > 5, "blank image"
     for viewer in range(case.make_game().num_players):
-        assert case.make_env().game and text_env.state.render_ansi(viewer).strip()
+        assert case.make_env().game and text_env.game_state.render_ansi(viewer).strip()

@@ -3,6 +3,7 @@ down: masks of waiting agents, reward timing, positions and replays."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from meeplezoo.envs.core.replay import ReplayRecord
@@ -25,7 +26,7 @@ def test_rewards_arrive_only_at_the_end_and_match_returns():
     env.step(STOP)
     env.step(STOP)
     assert all(env.terminations.values())
-    returns = env.state.returns()
+    returns = env.game_state.returns()
     assert [env.rewards[a] for a in env.possible_agents] == returns.tolist()
     assert sorted(returns.tolist()) == [-1.0, 1.0]
     while env.agents:
@@ -35,7 +36,7 @@ def test_rewards_arrive_only_at_the_end_and_match_returns():
 def test_observation_is_the_seats_own_view():
     env = HighCardEnv()
     env.reset(seed=3)
-    cards = env.state.cards
+    cards = env.game_state.cards
     for seat, agent in enumerate(env.possible_agents):
         obs = env.observe(agent)["observation"]
         assert obs[cards[seat]] == 1 and obs[:10].sum() == 1
@@ -95,3 +96,69 @@ def test_human_render_prints(capsys):
     env.reset(seed=9)
     env.step(SWAP)
     assert "cards" in capsys.readouterr().out
+
+
+def test_state_is_pettingzoos_method_and_the_position_is_game_state():
+    env = HighCardEnv()
+    env.reset(seed=4)
+    with pytest.raises(NotImplementedError):
+        env.state()
+    assert env.game_state.to_dict() == env.get_state()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda env: env.step(0),
+        lambda env: env.last(),
+        lambda env: env.observe("player_0"),
+        lambda env: next(iter(env.agent_iter())),
+        lambda env: env.get_state(),
+        lambda env: env.decode_action(0),
+        lambda env: env.encode_action("stop"),
+        lambda env: env.replay_record(),
+    ],
+    ids=["step", "last", "observe", "agent_iter", "get_state", "decode_action", "encode_action", "replay"],
+)
+def test_calls_before_reset_say_to_call_reset(call):
+    from gymnasium.error import ResetNeeded
+
+    env = HighCardEnv()
+    with pytest.raises(ResetNeeded, match=r"call reset\(\) before"):
+        call(env)
+    with pytest.raises(ValueError, match=r"call reset\(\) before"):
+        call(env)
+
+
+def test_render_before_reset_says_to_call_reset():
+    env = HighCardEnv(render_mode="ansi")
+    with pytest.raises(ValueError, match=r"call reset\(\) before render"):
+        env.render()
+
+
+@pytest.mark.parametrize("seed", [5, np.int64(5), np.uint32(5), np.int8(5)])
+def test_reset_takes_python_and_numpy_integer_seeds_alike(seed):
+    reference = HighCardEnv()
+    reference.reset(seed=5)
+    env = HighCardEnv()
+    env.reset(seed=seed)
+    assert env.get_state() == reference.get_state()
+    assert env.game_seed == reference.game_seed
+
+
+@pytest.mark.parametrize("seed", [-1, True, False, np.bool_(True), 1.5, 2.0, "3", [1]])
+def test_bad_seeds_raise_and_leave_the_game_unchanged(seed):
+    env = HighCardEnv()
+    env.reset(seed=6)
+    env.step(SWAP)
+    before = (env.get_state(), env.agent_selection, env.game_seed)
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        env.reset(seed=seed)
+    assert (env.get_state(), env.agent_selection, env.game_seed) == before
+
+
+def test_observe_names_an_unknown_agent():
+    env = HighCardEnv()
+    env.reset(seed=7)
+    with pytest.raises(ValueError, match="unknown agent 'player_9'"):
+        env.observe("player_9")

@@ -107,4 +107,4 @@ def test_three_player_training_saves_restores_and_resumes(local_ray, tmp_path):
     for _name in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else agent.act(obs))
-    assert env.state.done and not env.agents
+    assert env.game_state.done and not env.agents

@@ -349,12 +349,12 @@ def test_env_stack_deck_and_renders():
     env = envs.make("gold_rush_gangs_v0", render_mode="ansi")
     env.reset(seed=1)
     env.load_state(position(units={(0, A): (0, 3), (1, A): (2, 2)}).to_dict())
-    env.unwrapped.state.stack_deck([7, 7])
+    env.unwrapped.game_state.stack_deck([7, 7])
     env.step(env.unwrapped.game.encode(0, "move", A, E))
-    assert env.unwrapped.state.last_combat[0]["attacker_won"]
+    assert env.unwrapped.game_state.last_combat[0]["attacker_won"]
     text = env.render()
     assert "fight: player_0 A [7" in text and "r=  0" in text
-    rgb = env.unwrapped.state.render_rgb(None)
+    rgb = env.unwrapped.game_state.render_rgb(None)
     assert rgb.ndim == 3 and rgb.shape[2] == 3 and rgb.dtype == np.uint8
     assert HOMES[0] == (-9, 9)
 

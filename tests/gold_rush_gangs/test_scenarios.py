@@ -390,8 +390,8 @@ def test_truncation():
     g = env.unwrapped.game
     env.load_state(g.new_initial_state(0, first_player=0).to_dict())
     rng = np.random.default_rng(0)
-    while env.unwrapped.state.phase < 2:
-        env.step(int(rng.choice(np.flatnonzero(env.unwrapped.state.legal_action_mask()))))
+    while env.unwrapped.game_state.phase < 2:
+        env.step(int(rng.choice(np.flatnonzero(env.unwrapped.game_state.legal_action_mask()))))
     assert env.agent_selection == "player_0"
     for _ in range(3):
         assert not any(env.truncations.values())
