@@ -156,10 +156,12 @@ class MeepleEnv(AECEnv):
         return super().agent_iter(max_iter)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self._require_game("observe")
-        if agent not in self.agent_name_mapping:
+        state = self.game_state
+        if state is None:
+            self._require_game("observe")
+        seat = self.agent_name_mapping.get(agent)
+        if seat is None:
             raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
-        seat = self.agent_name_mapping[agent]
         obs = state.observation(seat)
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             mask = self._current_mask().astype(np.int8)
@@ -173,7 +175,8 @@ class MeepleEnv(AECEnv):
         return self._mask
 
     def step(self, action: Any) -> None:
-        self._require_game("step")
+        if self.game_state is None:
+            self._require_game("step")
         if not self.agents:
             raise ValueError("the game is over and every agent has stepped out; call reset()")
         agent = self.agent_selection
