@@ -1,5 +1,6 @@
-"""One test (or more) per rulebook sentence and per interpretation in the
-rules page; positions are set up through the rules layer, then acted on."""
+"""One test (or more) per rule and per interpretation of
+seeds/amethyst_amber.md; positions are set up through the rules layer, then
+acted on."""
 
 from __future__ import annotations
 

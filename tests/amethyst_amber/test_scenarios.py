@@ -1,4 +1,5 @@
-"""The specification's scenario tests, one function (or a few) per scenario."""
+"""Scenario tests for the rules on seeds/amethyst_amber.md, one function (or a
+few) per situation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""The specification's scenario tests and one test per rule of the rulebook."""
+"""Scenario tests for the rules on seeds/amoeba.md: each builds a position
+through the rules layer and checks one rule (docstrings name the
+interpretation)."""
 
 import numpy as np
 
@@ -21,10 +23,11 @@ def fresh(**cfg):
     return g, g.empty_state()
 
 
-# 1 tile set: see test_tiles.py
+# The tile set (interpretation 1) is checked in test_tiles.py.
 
 
-def test_2_first_tile_only_centre():
+def test_first_tile_only_centre():
+    """Interpretation 6."""
     g = game()
     st = g.new_initial_state(0)
     m = st.legal_action_mask()
@@ -36,7 +39,8 @@ def test_2_first_tile_only_centre():
         assert legal_anchors(s) == [(11, 11)]
 
 
-def test_3_matching_pink_against_pink():
+def test_matching_pink_against_pink():
+    """Interpretation 5."""
     g, st = fresh()
     place(st, 30, 0, (11, 11))
     start_turn(st, 0, [73, 30])
@@ -50,7 +54,8 @@ def test_3_matching_pink_against_pink():
     assert (11, 13) not in legal_anchors(st2)
 
 
-def test_4_offset_half_tile_and_corner_only():
+def test_offset_half_tile_and_corner_only():
+    """Interpretations 3 and 4."""
     g, st = fresh()
     place(st, 30, 0, (11, 11))
     start_turn(st, 0, [30])
@@ -60,7 +65,8 @@ def test_4_offset_half_tile_and_corner_only():
     assert (13, 13) not in anchors
 
 
-def test_5_completion_and_claim():
+def test_completion_and_claim():
+    """Interpretation 9."""
     g, st = fresh()
     place(st, 30, 0, (11, 11))
     start_turn(st, 0, [73], die=1)
@@ -76,7 +82,8 @@ def test_5_completion_and_claim():
     assert st.turn == 1 and st.cur == 1  # the claim step closed p0's turn
 
 
-def test_5b_decline_keeps_amoeba_claimable_later_by_anyone():
+def test_decline_keeps_amoeba_claimable_later_by_anyone():
+    """Interpretation 9."""
     g, st = fresh()
     place(st, 30, 0, (11, 11))
     start_turn(st, 0, [73], die=1)
@@ -88,7 +95,8 @@ def test_5b_decline_keeps_amoeba_claimable_later_by_anyone():
     assert len(st.claimable()) == 1  # still there for the next player's claim step
 
 
-def test_6_board_edge_is_open():
+def test_board_edge_is_open():
+    """Interpretation 8."""
     g, st = fresh()
     place(st, 30, 0, (0, 11))  # pink port 0 faces the top edge
     cid = st.amoeba_of_unit(0, 11, 0)
@@ -109,7 +117,8 @@ def chain4(st):
     place(st, 73, 0, (11, 17))
 
 
-def test_7_split_two_parts():
+def test_split_two_parts():
+    """Interpretations 11 and 13."""
     g, st = fresh()
     chain4(st)
     cid = st.amoeba_of_unit(11, 12, 1)
@@ -131,7 +140,8 @@ def test_7_split_two_parts():
             assert st.height[r * g.U + c] == 2
 
 
-def test_8_cannot_split_own_amoeba():
+def test_cannot_split_own_amoeba():
+    """Interpretation 12."""
     g, st = fresh()
     chain4(st)
     own(st, (11, 12), 0, d=1)
@@ -147,7 +157,8 @@ def _anchors_after(st, slot, rot):
     return legal_anchors(s)
 
 
-def test_9_split_needs_four_segments():
+def test_split_needs_four_segments():
+    """Interpretation 13."""
     g, st = fresh()
     place(st, 30, 0, (11, 11))
     place(st, 67, 1, (11, 13))
@@ -159,7 +170,8 @@ def test_9_split_needs_four_segments():
         assert (11, 13) not in _anchors_after(st, 0, 1)
 
 
-def test_10_unclaimed_cannot_be_split():
+def test_unclaimed_cannot_be_split():
+    """Interpretation 12."""
     g, st = fresh()
     chain4(st)
     start_turn(st, 0, [66], die=1)
@@ -174,7 +186,8 @@ def t_shape(st):
     place(st, 75, 0, (13, 13))
 
 
-def test_11_three_parts():
+def test_three_parts():
+    """Interpretations 14 and 15."""
     g, st = fresh()
     t_shape(st)
     cid = own(st, (11, 12), 1, d=1)
@@ -190,7 +203,8 @@ def test_11_three_parts():
     assert st.comps[st.amoeba_of_unit(13, 14, 0)][2] == 0
 
 
-def test_11b_three_parts_need_two_nuclei():
+def test_three_parts_need_two_nuclei():
+    """Interpretation 14."""
     g, st = fresh()
     t_shape(st)
     own(st, (11, 12), 1, d=1)
@@ -201,7 +215,8 @@ def test_11b_three_parts_need_two_nuclei():
         assert (11, 13) not in _anchors_after(st, 0, 1)
 
 
-def test_12_merge_exception():
+def test_merge_exception():
+    """Interpretation 17."""
     g, st = fresh(num_players=3)
     place(st, 30, 0, (11, 11))
     place(st, 41, 1, (11, 13))
@@ -225,7 +240,8 @@ def test_12_merge_exception():
     assert st.scores() == [4, 2, 0]
 
 
-def test_13_one_storey_only():
+def test_one_storey_only():
+    """Interpretation 16."""
     g, st = fresh()
     chain4(st)
     own(st, (11, 12), 1, d=1)
@@ -239,7 +255,8 @@ def test_13_one_storey_only():
             assert rc not in ((11, 13), (11, 12), (11, 14))
 
 
-def test_14_compulsory_placements_follow_the_die():
+def test_compulsory_placements_follow_the_die():
+    """Play: the die gives the number of placements, which are compulsory."""
     g = game(die_override=[3])
     st = g.new_initial_state(5)
     assert st.die == 3
@@ -276,7 +293,8 @@ def stuck_position(seed=11, placed=30):
     return g, st, cur, bad
 
 
-def test_15_stuck_hand_is_removed_and_turn_goes_on():
+def test_stuck_hand_is_removed_and_turn_goes_on():
+    """Interpretation 21."""
     for seed in range(40):
         g, st, cur, bad = stuck_position(seed, 25)
         if len(bad) >= 3 and not st.done and st.phase == SELECT:
@@ -311,7 +329,8 @@ def test_15_stuck_hand_is_removed_and_turn_goes_on():
         assert mine[t] == 0 and theirs[t] == 1
 
 
-def test_16_end_when_no_nuclei_left():
+def test_end_when_no_nuclei_left():
+    """Interpretations 22 and 23."""
     g, st = fresh()
     place(st, 30, 0, (11, 11))
     st.supply = [1, 0]
@@ -324,7 +343,8 @@ def test_16_end_when_no_nuclei_left():
     assert list(st.returns()) == [1.0, -1.0]
 
 
-def test_16b_end_when_all_tiles_placed():
+def test_end_when_all_tiles_placed():
+    """Play: the game ends when the pile and every hand are empty."""
     g = game(num_players=2)
     for seed in range(5):
         st = g.new_initial_state(seed)
@@ -341,7 +361,8 @@ def _fake_owned(st, seat, size):
     st.comps[cid] = [list(range(size)), 0, seat]
 
 
-def test_17_tie_break_largest_amoeba():
+def test_tie_break_largest_amoeba():
+    """Interpretation 24."""
     g, st = fresh()
     _fake_owned(st, 0, 5)
     _fake_owned(st, 0, 3)
@@ -355,7 +376,7 @@ def test_17_tie_break_largest_amoeba():
     assert list(st.returns()) == [0.0, 0.0]
 
 
-def test_18_seeded_determinism():
+def test_seeded_determinism():
     def play(seed):
         env = envs.make("amoeba_v0", num_players=3)
         env.reset(seed=seed)

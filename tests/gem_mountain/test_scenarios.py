@@ -1,4 +1,5 @@
-"""The specification's scenario tests (section 9), one test per scenario."""
+"""Scenario tests for the rules on seeds/gem_mountain.md: small hand-built
+maps, one situation per test (docstrings name the interpretation or section)."""
 
 from __future__ import annotations
 
@@ -20,20 +21,23 @@ from tests.gem_mountain.helpers import (
 )
 
 
-def test_1_corner_layer():
+def test_corner_layer():
+    """Interpretations 2 and 3."""
     s = new(arrows=(0,))
     assert top(s, 0) == {(0, 0)}
     remove(s, (0, 0))
     assert top(s, 0) == {(0, 1), (1, 0)}
 
 
-def test_2_side_layer():
+def test_side_layer():
+    """Interpretations 2 and 3."""
     s = new()
     assert top(s, 1) == {(0, c) for c in range(6)}
     assert top(s, 5) == {(5, c) for c in range(6)}
 
 
-def test_3_holes_are_skipped():
+def test_holes_are_skipped():
+    """Interpretation 3."""
     s = new()
     remove(s, (0, 0), (0, 1), (1, 0))
     assert top(s, 0) == {(0, 2), (1, 1), (2, 0)}
@@ -41,7 +45,8 @@ def test_3_holes_are_skipped():
     assert top(s, 0) == {(0, 3), (3, 0)}
 
 
-def test_4_quarter_turn():
+def test_quarter_turn():
+    """Interpretations 2 and 13."""
     s = new(arrows=(0,))
     seen = []
     for _ in range(4):
@@ -51,7 +56,8 @@ def test_4_quarter_turn():
     assert seen == [2, 4, 6, 0]
 
 
-def test_5_gust_to_diagonal():
+def test_gust_to_diagonal():
+    """Action tiles: Gust."""
     s = new(arrows=(0,), holdings=[{"Gust": 1}, {}])
     assert s.phase == PRE
     act(s, "use Gust")
@@ -65,7 +71,8 @@ def test_5_gust_to_diagonal():
     assert s.acts[0][T.GUST] == 0
 
 
-def test_6_compass():
+def test_compass():
+    """Action tiles: Compass."""
     s = new(arrows=(0,), holdings=[{"Compass": 1}, {}])
     act(s, "use Compass")
     g = s.game
@@ -77,7 +84,8 @@ def test_6_compass():
 
 
 @pytest.mark.parametrize("limit", ["per_window", "per_turn", "unlimited"])
-def test_7_window_limits(limit):
+def test_window_limits(limit):
+    """Interpretation 13."""
     s = new(arrows=(0,), holdings=[{"Gust": 2}, {}], action_limit=limit)
     act(s, "use Gust")
     act(s, "clockwise")
@@ -107,7 +115,8 @@ def test_7_window_limits(limit):
         assert s.player == 1 and s.acts[0][T.GUST] == 1
 
 
-def test_8_pickaxe_in_post():
+def test_pickaxe_in_post():
+    """Interpretations 6 and 14."""
     s = new(arrows=(0,), holdings=[{"Pickaxe": 1}, {}])
     act(s, "done")
     act(s, "grab (0,0)")
@@ -121,7 +130,8 @@ def test_8_pickaxe_in_post():
     assert s.player == 1
 
 
-def test_9_tunnel():
+def test_tunnel():
+    """Interpretation 11."""
     s = new(arrows=(0,), holdings=[{"Tunnel": 1}, {}])
     act(s, "use Tunnel")
     assert legal_cells(s) == {(0, 1), (1, 0)}
@@ -130,7 +140,8 @@ def test_9_tunnel():
     assert "use Gust" in legal_names(s2)
 
 
-def test_10_anchor():
+def test_anchor():
+    """Interpretation 16."""
     s = new(arrows=(0,), holdings=[{"Anchor": 1}, {}])
     act(s, "use Anchor")
     act(s, "grab (0,0)")
@@ -139,12 +150,14 @@ def test_10_anchor():
     assert s.arrows == [2]
 
 
-def test_11_scoring():
+def test_scoring():
+    """Scoring and rewards."""
     s = new(holdings=[{"Diamond": 2}, {"Diamond": 1, "Topaz": 3}])
     assert s.scores() == [10, -2]
 
 
-def test_12_ties():
+def test_ties():
+    """Interpretation 7."""
     s = new(
         num_players=3,
         holdings=[{"Ruby": 2, "Sapphire": 1}, {"Ruby": 2, "Sapphire": 1}, {"Sapphire": 1, "Emerald": 1}],
@@ -155,7 +168,8 @@ def test_12_ties():
     assert s.score_counts([[0] * 7, [0] * 7, [0, 0, 1, 0, 0, 0, 0]]) == [0, 0, 3]
 
 
-def test_13_immediate_end_by_pickaxe():
+def test_immediate_end_by_pickaxe():
+    """Interpretation 8."""
     lay = layout(None, c0_0="Ruby", c2_2="Gust")
     s = new(lay, arrows=(0,), holdings=[{"Pickaxe": 1}, {}])
     act(s, "use Pickaxe")
@@ -165,7 +179,8 @@ def test_13_immediate_end_by_pickaxe():
     assert list(s.returns()) == [1.0, -1.0]
 
 
-def test_13_immediate_end_after_section_choice():
+def test_immediate_end_after_section_choice():
+    """Interpretations 8 and 11."""
     lay = layout(None, c0_0="Opal/Gust", c2_2="Gust")
     s = new(lay, arrows=(0,), holdings=[{"Pickaxe": 1}, {}])
     act(s, "use Pickaxe")
@@ -176,7 +191,8 @@ def test_13_immediate_end_after_section_choice():
     assert s.terminal and s.acts[0][T.GUST] == 1
 
 
-def test_14_dark_tunnels_peek_and_flip():
+def test_dark_tunnels_peek_and_flip():
+    """Interpretation 9."""
     s = new(arrows=(0,), dark_tunnels=True, lay=layout("Topaz", c5_5="Diamond"))
     act(s, "grab (0,0)")
     assert s.phase == INFO and s.player == 0
@@ -196,7 +212,8 @@ def test_14_dark_tunnels_peek_and_flip():
     assert obs_cell(s, 1, 5, 5)[3 + T.content_of("Diamond")] == 1
 
 
-def test_15_gemshards_sections():
+def test_gemshards_sections():
+    """Interpretations 11 and 16."""
     lay = layout("Topaz", c0_0="Opal/Topaz")
     opal, topaz = T.content_of("Opal"), T.content_of("Topaz")
     s = new(lay, arrows=(1,))  # NE: only section NE (Opal) pointed
@@ -218,14 +235,16 @@ def test_15_gemshards_sections():
     assert s.gems[0][opal] == 1 and s.gems[0][topaz] == 1 and s.player == 1
 
 
-def test_16_second_arrow():
+def test_second_arrow():
+    """Interpretation 10."""
     s = new(arrows=(0, 4), second_arrow=True)
     assert legal_cells(s) == {(0, 0), (5, 5)}
     act(s, "grab (5,5)")
     assert s.arrows == [2, 6]
 
 
-def test_17_thief_and_gift():
+def test_thief_and_gift():
+    """Interpretation 18."""
     ruby = T.content_of("Ruby")
     s = new(holdings=[{"Thief": 1}, {"Ruby": 2}], golden_actions=True)
     act(s, "use Thief")
@@ -241,7 +260,8 @@ def test_17_thief_and_gift():
     assert s.gems[0][ruby] == 0 and s.gems[1][ruby] == 1
 
 
-def test_18_secret_start_tiles():
+def test_secret_start_tiles():
+    """Interpretations 12 and 13."""
     game = GemMountainGame(start_tiles="action_secret")
     s = game.new_initial_state(3)
     assert all(x >= 7 for x in s.secret) and sum(map(sum, s.acts)) == 0

@@ -1,4 +1,4 @@
-"""One test (at least) per rulebook rule and per interpretation on the rules page."""
+"""One test (at least) per rule and per interpretation of seeds/gold_rush_gangs.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The specification's scenario tests, one function per numbered scenario."""
+"""Scenario tests for the rules on seeds/gold_rush_gangs.md: hand-built
+positions, one situation of the rules per test."""
 
 from __future__ import annotations
 
@@ -26,7 +27,6 @@ from tests.gold_rush_gangs.helpers import (
 )
 
 
-# 1
 def test_geometry():
     g = game()
     geo = g.geo
@@ -52,7 +52,6 @@ def test_geometry():
     assert geo.coords[rot[geo.index[(-9, 9)]]] == (0, -9)
 
 
-# 2
 def test_first_player_draw_and_setup_order():
     g = game()
     s = g.new_initial_state(3, deck=[5, 12, 12, 3, 9])
@@ -70,7 +69,6 @@ def test_first_player_draw_and_setup_order():
     assert s.current_player == 2 and s.phase_name() == "movement"
 
 
-# 3
 def test_store_placement():
     g = game()
     s = g.new_initial_state(0, first_player=0)
@@ -98,7 +96,6 @@ def test_store_placement():
     assert not mask[: fixed.A_DEPLOY].any() and mask[fixed.A_DEPLOY : fixed.A_MOVE].any()
 
 
-# 4
 def test_deployment():
     g = game()
     s = g.new_initial_state(0, first_player=0)
@@ -118,7 +115,6 @@ def test_deployment():
     assert unit(s, 0, A)[0] == (-9, 5)
 
 
-# 5
 def test_ap_and_costs():
     s = position(units={(0, PRO): (-2, 0), (0, A): (-4, 2)})
     for _ in range(3):
@@ -135,7 +131,6 @@ def test_ap_and_costs():
     assert s.current_player == 0 and s.ap == 5
 
 
-# 6
 def test_pickup():
     s = position(units={(0, A): (-3, -3)}, sacks={(-3, -4): {"p1": 2}})
     act(s, "move", A, NW)
@@ -150,7 +145,6 @@ def test_pickup():
     assert not legal(s, "pickup", A)
 
 
-# 7
 def test_carrier_blocked_by_gold():
     s = position(
         units={(0, A): {"cell": (0, 4), "carry": "store"}, (0, B): (2, 4)},
@@ -160,7 +154,6 @@ def test_carrier_blocked_by_gold():
     assert legal(s, "move", B, W)
 
 
-# 8
 def test_delivery_and_instant_ap():
     s = position(units={(0, A): {"cell": (-7, 7), "carry": "p1"}}, ap=2)
     act(s, "move", A, SW)
@@ -171,7 +164,6 @@ def test_delivery_and_instant_ap():
     assert s.ap == 6
 
 
-# 9
 def _tie_position(**extra):
     s = position(units={(0, A): extra.pop("p0a", (0, 3)), (1, A): extra.pop("p1a", (2, 2))}, **extra)
     return s
@@ -196,7 +188,6 @@ def test_tie_goes_to_attacker():
     _after_tie()
 
 
-# 10
 def test_support_cards():
     s = position(units={(0, PRO): (0, 3), (0, A): (0, 4), (1, A): (2, 2), (1, PRO): (3, 1)})
     s.stack_deck([2, 3, 13, 4, 5, 12])
@@ -211,7 +202,6 @@ def test_support_cards():
     assert unit(s, 0, A)[:2] == ((0, 4), "active")
 
 
-# 11
 def test_defender_wins():
     s = position(units={(0, A): {"cell": (0, 3), "carry": "store"}, (1, A): (2, 2)})
     s.stack_deck([2, 9])
@@ -222,7 +212,6 @@ def test_defender_wins():
     assert unit(s, 1, A)[:2] == ((2, 2), "active")
 
 
-# 12
 def test_out_for_one_turn():
     s = _after_tie()
     g = s.game
@@ -244,7 +233,6 @@ def test_out_for_one_turn():
     assert moves == {E, SW, SE}
 
 
-# 13
 def test_dropped_gold():
     s = position(units={(0, A): (0, 3), (1, A): {"cell": (2, 2), "carry": "p0"}})
     s.stack_deck([9, 2])
@@ -271,7 +259,6 @@ def test_dropped_bank_gold_returns_to_bank():
     assert sacks_at(s, 2, 2) == {}
 
 
-# 14
 def test_bank():
     s = position(units={(0, A): (-1, 1), (1, A): (1, -1)})
     for _ in range(4):
@@ -293,7 +280,6 @@ def test_bank():
     assert unit(s, 1, A)[3] == "bank" and sacks_at(s, 0, 0) == {"bank": 2}
 
 
-# 15
 def test_winning_delivery():
     s = position(units={(0, A): {"cell": (-7, 7), "carry": "p2"}}, ap=2, delivered=(7, 3, 2))
     act(s, "move", A, SW)
@@ -309,7 +295,6 @@ def test_winning_delivery():
     assert env.rewards == {"player_0": 1.0, "player_1": -0.5, "player_2": -0.5}
 
 
-# 16
 def test_several_adjacent_enemies():
     s = position(units={(0, A): {"cell": (0, 3), "carry": "store"}, (1, A): (2, 2), (2, B): (1, 4)})
     s.stack_deck([9, 8, 3, 10])
@@ -322,7 +307,6 @@ def test_several_adjacent_enemies():
     assert unit(s, 2, B)[:2] == ((1, 4), "active")
 
 
-# 17
 def test_reshuffle():
     s = position(units={(0, A): (0, 3), (1, A): (2, 2)})
     cards = list(range(52))
@@ -340,7 +324,6 @@ def test_reshuffle():
     assert round(float(o[S0 + 29 : S0 + 42].sum() * 4)) == 50
 
 
-# 18
 def test_movement_limits():
     s = position(units={(0, A): (0, -7)})
     assert not legal(s, "move", A, NW)
@@ -354,7 +337,6 @@ def test_movement_limits():
     assert not legal(s, "move", A, E)
 
 
-# 19
 def test_frames():
     g = game()
     s = position(g, current=1)
@@ -383,7 +365,6 @@ def test_no_adjacent_enemies_during_random_play():
                         assert g.geo.dist[s.ucell[u]][s.ucell[v]] != 1
 
 
-# 20
 def test_truncation():
     env = envs.make("gold_rush_gangs_v0", max_rounds=1)
     env.reset(seed=0)

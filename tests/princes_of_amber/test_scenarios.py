@@ -1,4 +1,5 @@
-"""The scenario tests of the specification, set up through the rules layer."""
+"""Scenario tests for the rules on seeds/princes_of_amber.md, set up through
+the rules layer (docstrings name the interpretation or section)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ def give_amber(s, q, regents=()):
     s.refresh()
 
 
-def test_1_setup_two_players():
+def test_setup_two_players():
+    """Setup."""
     s = AmberGame(num_players=2).new_initial_state(7)
     assert len(s.deck.draw_pile) == 89 and len(s.hands[0]) == 6 and len(s.hands[1]) == 5
     assert total_cards(s) == 100
@@ -44,7 +46,8 @@ def test_1_setup_two_players():
     assert s.current_player == 0 and s.phase_name() in ("ACTION_SELECT", "FATE_DISCARD")
 
 
-def test_2_hand_limit_gerard():
+def test_hand_limit_gerard():
+    """A turn (Fate) and interpretation 3."""
     s = position(
         order=["Gerard", "Eric"], hands={0: ["FIGHT", "FIGHT", "CAPTURE", "GET_AWAY", "BLESSING", "EXILE"]}
     )
@@ -74,20 +77,23 @@ def scenario3():
     return s
 
 
-def test_3_fight_win_damage_capture_offer_then_guards():
+def test_fight_win_damage_capture_offer_then_guards():
+    """Interpretations 6 and 7."""
     s = scenario3()
     act(s, PASS)
     assert s.phase_name() == "CALL_GUARDS" and s.current_player == 1
     assert legal(s) == {card("CALL_THE_GUARDS"), PASS}
 
 
-def test_4_tie_reroll():
+def test_tie_reroll():
+    """Interpretation 22."""
     s = position(order=["Corwin", "Eric"], hands={0: ["FIGHT"]}, dice=[1, 1, 2, 1, 6, 6, 1, 1, 2])
     act(s, P["Corwin"], card("FIGHT"), P["Eric"])
     assert s.hits[P["Eric"]] == 6 and s.dice_i == 9
 
 
-def test_5_negate_conditions():
+def test_negate_conditions():
+    """Interpretation 8."""
     s = position(
         order=["Corwin", "Eric"],
         hands={0: ["FIGHT"], 1: ["GET_AWAY", "HIDE_IN_SHADOW", "LORDS_IN_AMBER"]},
@@ -110,7 +116,8 @@ def test_5_negate_conditions():
     assert s.acted[P["Corwin"]] == 1
 
 
-def test_6_capture_negated_or_not():
+def test_capture_negated_or_not():
+    """Interpretations 6 and 8."""
     s = scenario3()
     act(s, card("CAPTURE"))
     assert s.phase_name() == "CAPTURE_NEGATE" and s.current_player == 1
@@ -123,7 +130,8 @@ def test_6_capture_negated_or_not():
     assert s.captured[r] and s.jailer[r] == 0 and s.ctrl[r] == 1
 
 
-def test_7_kill_neutral_king_take_amber_and_appoint():
+def test_kill_neutral_king_take_amber_and_appoint():
+    """Interpretation 14."""
     s = position(
         order=["Bleys", "Eric", "Caine", "Benedict", "Gerard", "Random"],
         hands={0: ["FIGHT", "GAIN_NEUTRAL"]},
@@ -147,7 +155,8 @@ def test_7_kill_neutral_king_take_amber_and_appoint():
     assert P["Benedict"] not in s.prince_targets(0, P["Julian"], 25)
 
 
-def test_8_neutral_amber_war():
+def test_neutral_amber_war():
+    """Interpretations 11 and 12."""
     s = position(
         order=["Benedict", "Eric", "Caine", "Corwin", "Gerard", "Random"],
         hands={0: ["CONQUER", "PRISONER_OF_WAR"], 1: ["BLOCK_THE_WAY", "WALLS_OF_AMBER"]},
@@ -187,7 +196,8 @@ def war9(extra_p0=("SHADOW_MASTERY",)):
     return s
 
 
-def test_9_controlled_amber_defence_blocks_and_army_loss():
+def test_controlled_amber_defence_blocks_and_army_loss():
+    """Interpretations 9 and 11."""
     s = war9()
     act(s, P["Corwin"], card("CONQUER"))
     assert s.phase_name() == "NEGATE" and s.current_player == 1 and legal(s) == {card("BLOCK_THE_WAY"), PASS}
@@ -205,7 +215,8 @@ def test_9_controlled_amber_defence_blocks_and_army_loss():
     assert legal(s) == {card("BATTLE_WOUNDS"), PASS}
 
 
-def test_9b_walls_die_after_shadow_mastery_pass():
+def test_walls_die_after_shadow_mastery_pass():
+    """Attacking Amber, step 2: the die is rolled after the Shadow Mastery window."""
     s = war9()
     act(s, P["Corwin"], card("CONQUER"), PASS)
     s.dice, s.dice_i = [4], 0
@@ -215,7 +226,8 @@ def test_9b_walls_die_after_shadow_mastery_pass():
     assert s.dice_i == 1 and s.war["wb"] == 4
 
 
-def test_10_conquer_legality():
+def test_conquer_legality():
+    """Attacking Amber (Conquer cards)."""
     s = position(order=["Corwin", "Eric"], hands={0: ["CONQUER"]})
     act(s, P["Corwin"])
     assert card("CONQUER") not in legal(s)  # no armies
@@ -241,7 +253,8 @@ def test_10_conquer_legality():
     assert card("CONQUER") not in legal(s)
 
 
-def test_11_hold_victory_and_reset():
+def test_hold_victory_and_reset():
+    """Winning (V2) and interpretation 18."""
     s = position(order=["Corwin", "Eric"])
     give_amber(s, 0)
     counts = []
@@ -263,7 +276,8 @@ def test_11_hold_victory_and_reset():
     assert s.hold_count == [0, 0]
 
 
-def test_12_v1_capture_last_prince():
+def test_v1_capture_last_prince():
+    """Winning (V1)."""
     s = position(
         order=["Corwin", "Eric"],
         hands={0: ["FIGHT", "CAPTURE"], 1: ["CALL_THE_GUARDS"]},
@@ -275,7 +289,8 @@ def test_12_v1_capture_last_prince():
     assert list(s.returns()) == [1.0, -1.0]
 
 
-def test_13_succession_and_elimination():
+def test_succession_and_elimination():
+    """Interpretations 19 and 20."""
     s = position(order=["Corwin", "Eric"], hands={0: ["SHADOW_ASSASSINS"]}, dice=[3])
     s.ctrl[P["Caine"]] = 1
     s.hits[P["Eric"]] = 1
@@ -302,7 +317,8 @@ def test_13_succession_and_elimination():
     assert list(s.returns()) == [1.0, -1.0]
 
 
-def test_14_psychic_hold():
+def test_psychic_hold():
+    """Interpretation 23."""
     s = position(order=["Corwin", "Gerard"], hands={0: ["PSYCHIC_HOLD", "FIGHT", "FIGHT"]}, dice=[6, 6, 1, 1])
     s.ctrl[P["Brand"]] = 0
     s.refresh()
@@ -317,7 +333,8 @@ def test_14_psychic_hold():
     assert s.c_tot == [9, 14]
 
 
-def test_15_mind_probe_memory():
+def test_mind_probe_memory():
+    """Interpretation 31 and Hidden information (what a player saw is remembered)."""
     from meeplezoo.envs.princes_of_amber.observe import O_KNOWN
 
     s = position(
@@ -337,7 +354,8 @@ def test_15_mind_probe_memory():
     assert not before1[O_KNOWN : O_KNOWN + 144].any() and not s.observation(1)[O_KNOWN : O_KNOWN + 144].any()
 
 
-def test_16_look_ahead_attribution():
+def test_look_ahead_attribution():
+    """Interpretation 30 and Hidden information (a seen card an opponent draws)."""
     from meeplezoo.envs.princes_of_amber.observe import O_KNOWN, O_TOP, TOP_W
 
     s = position(order=["Corwin", "Eric"], hands={0: ["LOOK_AHEAD"]})
@@ -358,7 +376,8 @@ def test_16_look_ahead_attribution():
     assert obs[O_TOP + 6 * TOP_W + 36] == 1.0  # only 6 known now
 
 
-def test_17_amnesia():
+def test_amnesia():
+    """Interpretation 25."""
     s = position(order=["Corwin", "Eric"], hands={0: ["AMNESIA"]}, dice=[2])
     act(s, card("AMNESIA"), P["Eric"])
     assert s.amnesia[P["Eric"]] == 2
@@ -371,7 +390,8 @@ def test_17_amnesia():
     assert seen == [False, False, True]
 
 
-def test_18_not_really_dead_on_king():
+def test_not_really_dead_on_king():
+    """Interpretation 27."""
     s = position(order=["Corwin", "Eric"], hands={0: ["FIGHT"], 1: ["NOT_REALLY_DEAD"]}, dice=[6, 6, 1, 1, 3])
     give_amber(s, 1)
     s.ctrl[P["Julian"]] = 1
@@ -391,7 +411,8 @@ def test_18_not_really_dead_on_king():
     assert s.pp[1] == P["Julian"] and not s.done
 
 
-def test_19_intrigue():
+def test_intrigue():
+    """Interpretation 32."""
     s = position(order=["Corwin", "Eric", "Caine", "Benedict", "Gerard", "Random"], dice=[4])
     s.ctrl[P["Brand"]] = 0
     s.ctrl[P["Benedict"]] = 1  # an ally regent of p1 (set up directly)
@@ -407,7 +428,8 @@ def test_19_intrigue():
     assert s.ctrl[P["Benedict"]] == -1 and s.role[P["Benedict"]] == GUARDIAN
 
 
-def test_20_regent_offers():
+def test_regent_offers():
+    """Interpretation 15."""
     s = position(
         n=3,
         order=["Bleys", "Eric", "Corwin", "Caine", "Benedict", "Gerard", "Random"],
@@ -471,7 +493,8 @@ def test_20_regent_offers():
     assert s.amber == -1 and s.role[P["Eric"]] == EXILE and s.ctrl[P["Eric"]] == 1
 
 
-def test_20b_two_players_no_v1_while_accepted_regent_free():
+def test_two_players_no_v1_while_accepted_regent_free():
+    """Interpretation 15 and Winning (V1)."""
     s = position(order=["Bleys", "Eric", "Caine"], hands={0: ["FIGHT"]}, dice=[6, 6, 1, 1, 3])
     s.hits[P["Caine"]] = 1
     s.refresh()
@@ -479,7 +502,8 @@ def test_20b_two_players_no_v1_while_accepted_regent_free():
     assert s.role[P["Eric"]] == GUARDIAN and not s.done
 
 
-def test_21_v1_waits_for_succession():
+def test_v1_waits_for_succession():
+    """Winning (V1): not checked while a player is owed a new player prince."""
     s = position(order=["Corwin", "Random"], hands={0: ["SHADOW_ASSASSINS"]}, dice=[6])
     give_amber(s, 0)
     s.hits[P["Random"]] = 1
