@@ -1,4 +1,4 @@
-"""Tests of the deck helpers added for Gold Rush Gangs (stack_ranks, rank_counts)."""
+"""The deck helpers in envs/core/cards.py: stacking ranks on top, counting ranks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""contest_with: opposed rolls fed by a die function (scripted dice)."""
+"""The dice helpers in envs/core/dice.py: contest_with runs opposed rolls fed by
+a die function (scripted dice or a generator)."""
 
 from __future__ import annotations
 
