@@ -1,8 +1,8 @@
 """Record the golden traces: ``python -m tests.golden.record [--game NAME]``.
 
-Run it after a deliberate behaviour change, then read the diff: every trace
-that moved is a change agents will notice (see CONTRIBUTING.md for when the
-env's version must go up as well).
+Run it after a deliberate behaviour change, then read the diff: a step line
+that moved is a change agents will notice, and the env's version goes up (a
+moved ``final_state`` alone is a new position format); see CONTRIBUTING.md.
 """
 
 from __future__ import annotations
