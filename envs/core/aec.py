@@ -163,7 +163,11 @@ class MeepleEnv(AECEnv):
         if seat is None:
             raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
         obs = state.observation(seat)
-        if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
+        if (
+            agent == self.agent_selection
+            and agent in self.terminations
+            and not (self.terminations[agent] or self.truncations[agent])
+        ):
             mask = self._current_mask().astype(np.int8)
         else:
             mask = self._zero_mask.copy()

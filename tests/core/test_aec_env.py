@@ -162,3 +162,14 @@ def test_observe_names_an_unknown_agent():
     env.reset(seed=7)
     with pytest.raises(ValueError, match="unknown agent 'player_9'"):
         env.observe("player_9")
+
+
+def test_every_seat_can_still_be_observed_after_all_stepped_out():
+    env = HighCardEnv()
+    env.reset(seed=8)
+    env.step(STOP)
+    env.step(STOP)
+    while env.agents:
+        env.step(None)
+    for agent in env.possible_agents:
+        assert env.observe(agent)["action_mask"].tolist() == [0, 0]
