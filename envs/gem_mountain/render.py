@@ -1,14 +1,36 @@
 """Pictures of a Gem Mountain position: text (ansi) and an RGB image.
 
 ``viewer`` None is a spectator who sees everything; a seat sees only what
-that seat knows (face-down tiles it has not peeked at show as '?').
+that seat knows (face-down tiles it has not peeked at show as '??', other
+seats' secret tiles as '?').
+
+The map is drawn as the diamond it is, corner (0,0) on top, so that the
+arrow positions (N, NE, ...) sit where their names say. Rows run down to
+the right from the upper-left edge and columns down to the left from the
+upper-right edge; both are labelled at each end the way the moves name
+cells: ``grab (r,c)``.
 """
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
-from meeplezoo.envs.core.draw import BACKGROUND, GREY, INK, Canvas, seat_color
+from meeplezoo.envs.core.draw import (
+    BACKGROUND,
+    GREY,
+    INK,
+    LABEL_SIZE,
+    WHITE,
+    Canvas,
+    Key,
+    legend_height,
+    paragraph_height,
+    readable_ink,
+    seat_color,
+)
+from meeplezoo.envs.core.textgrid import TextGrid, legend_lines
 from meeplezoo.envs.gem_mountain import tiles as T
 from meeplezoo.envs.gem_mountain.geometry import POSITION_NAMES
 
@@ -23,28 +45,99 @@ GEM_COLORS = (
 )
 ACTION_COLOR = (170, 130, 90)
 DOWN_COLOR = (110, 100, 90)
-SHORT = {
-    c: (T.CONTENT_NAMES[c][:2] if c < 7 else T.CONTENT_NAMES[c][:2].lower()) for c in range(T.NUM_CONTENTS)
+ARROW_COLORS = ((250, 60, 60), (250, 140, 60))
+# Two letters per content, each different: gems capitalised, action tiles in
+# lower case ("tu" Tunnel, "ts" Turn Stone).
+GEM_CODES = ("Di", "Ru", "Em", "Sa", "To", "On", "Op")
+ACTION_CODES = (
+    "gu",
+    "co",
+    "pi",
+    "tu",
+    "an",
+    "la",
+    "fl",
+    "ts",
+    "pr",
+    "th",
+    "gi",
+    "av",
+    "ea",
+    "gr",
+    "tw",
+    "re",
+)
+CODES: tuple[str, ...] = GEM_CODES + ACTION_CODES
+# One letter per section of a split tile (only gems and two actions occur there).
+SPLIT_LETTERS: dict[int, str] = {
+    T.content_of(name): letter
+    for name, letter in (
+        ("Diamond", "D"),
+        ("Ruby", "R"),
+        ("Emerald", "E"),
+        ("Sapphire", "S"),
+        ("Topaz", "T"),
+        ("Onyx", "X"),
+        ("Opal", "O"),
+        ("Gust", "g"),
+        ("Pickaxe", "p"),
+    )
 }
+POSITION_PLACES = (
+    "N top corner",
+    "NE upper-right edge",
+    "E right corner",
+    "SE lower-right edge",
+    "S bottom corner",
+    "SW lower-left edge",
+    "W left corner",
+    "NW upper-left edge",
+)
 
 
 def _visible(st, i: int, viewer) -> bool:
     return viewer is None or st.up[i] or bool(st.peek[i] >> viewer & 1)
 
 
+def _sections(st, i: int) -> tuple[int, ...]:
+    return T.SECTION_CONTENT[st.cells[i]][st.rot[i]]
+
+
 def _label(st, i: int, viewer) -> str:
+    """Five characters: '*' if face down but known to the viewer, then the
+    tile's code (one letter per section NE SE SW NW for a split tile)."""
     d = st.cells[i]
     if d < 0:
-        return " .. "
+        return "  .. "
     if not _visible(st, i, viewer):
-        return " ?? "
-    sc = T.SECTION_CONTENT[d][st.rot[i]]
+        return "  ?? "
+    sc = _sections(st, i)
+    mark = " " if st.up[i] else "*"
     if T.PLAIN[d]:
-        text = SHORT[sc[0]]
-    else:
-        text = "".join(SHORT[c][0] for c in sc)
-    mark = "" if st.up[i] else "*"
-    return f"{mark}{text}".center(4)
+        return f" {mark}{CODES[sc[0]]} "
+    return mark + "".join(SPLIT_LETTERS.get(c, "?") for c in sc)
+
+
+def _contents_in_play(st, viewer) -> list[int]:
+    """Contents a legend must name: the game's pool and the public holdings
+    (secret tiles come from the same pool, so nothing private is listed)."""
+    seen = {c for d in st.game.pool for c in T.SHARDS[d]}
+    counts = st.gem_counts(None if viewer is None else [viewer])
+    for p in range(st.game.num_players):
+        seen |= {k for k in range(7) if counts[p][k]}
+        seen |= {7 + k for k in range(16) if st.acts[p][k]}
+    return sorted(seen)
+
+
+def _split_letters_in_play(st) -> list[int]:
+    return sorted({c for d in st.game.pool if not T.PLAIN[d] for c in T.SHARDS[d]})
+
+
+def _arrow_text(st) -> str:
+    parts = []
+    for j, p in enumerate(st.arrows):
+        parts.append(f"arrow {j + 1} at {POSITION_NAMES[p]} ({POSITION_PLACES[p].split(' ', 1)[1]})")
+    return "; ".join(parts) or "no arrow yet"
 
 
 def ansi(st, viewer=None) -> str:
@@ -53,14 +146,27 @@ def ansi(st, viewer=None) -> str:
     lines = [
         f"Gem Mountain  turn {st.turn}  phase {st.phase_name()}  to move: "
         f"{'-' if st.current_player < 0 else f'player_{st.current_player}'}",
-        "arrows: " + ", ".join(POSITION_NAMES[p] for p in st.arrows),
+        _arrow_text(st),
+        "",
     ]
-    width = 5
-    span = R + C - 1
-    for s in range(span):
-        row = [(r, s - r) for r in range(R - 1, -1, -1) if 0 <= s - r < C]
-        pad = " " * ((min(R, C) - len(row)) * width // 2 + 1)
-        lines.append(pad + " ".join(_label(st, r * C + c, viewer) for r, c in row))
+    grid = TextGrid()
+
+    def col(r: int, c: int) -> int:
+        return 3 * (c - r)
+
+    for i in range(R * C):
+        r, c = divmod(i, C)
+        grid.put(col(r, c), r + c, _label(st, i, viewer))
+    for r in range(R):  # row r: starts on the upper-left edge, ends on the lower-right edge
+        grid.put(col(r, 0) - 2, r, f"r={r}", "right")
+        if r > 0:
+            grid.put(col(r, C - 1) + 6, r + C - 1, f"r={r}")
+    for c in range(C):  # column c: starts on the upper-right edge, ends on the lower-left edge
+        grid.put(col(0, c) + 6, c, f"c={c}")
+        if c > 0:
+            grid.put(col(R - 1, c) - 2, R - 1 + c, f"c={c}", "right")
+    lines += grid.lines()
+    lines.append("")
     counts = st.gem_counts(None if viewer is None else [viewer])
     scores = st.score_counts(counts)
     for p in range(g.num_players):
@@ -70,28 +176,133 @@ def ansi(st, viewer=None) -> str:
         if st.secret[p] >= 0:
             sec = f" secret:{T.CONTENT_NAMES[st.secret[p]]}" if viewer in (None, p) else " secret:?"
         lines.append(f"player_{p} score {scores[p]:+d} | {gems or '-'} | {acts or '-'}{sec}")
+    lines.append("")
+    in_play = _contents_in_play(st, viewer)
+    lines += legend_lines("gem tiles", [(CODES[c], T.CONTENT_NAMES[c]) for c in in_play if c < 7])
+    lines += legend_lines("action tiles", [(CODES[c], T.CONTENT_NAMES[c]) for c in in_play if c >= 7])
+    split = _split_letters_in_play(st)
+    if split:
+        lines += legend_lines(
+            "split tiles, one letter per section NE SE SW NW",
+            [(SPLIT_LETTERS[c], T.CONTENT_NAMES[c]) for c in split],
+        )
+    marks = [("..", "taken")]
+    if g.dark:
+        marks = [("??", "face down"), ("*", "before a code: face down, but known to you")] + marks
+    lines += legend_lines("marks", marks)
+    lines += textwrap.wrap(
+        "cells: (r,c) as in 'grab (r,c)'; row r runs down to the right, from r= on the upper-left "
+        "edge to r= on the lower-right edge; column c runs down to the left, from c= on the "
+        "upper-right edge to c= on the lower-left edge",
+        100,
+    )
+    lines += legend_lines(
+        "arrow positions", [(p.split(" ", 1)[0], p.split(" ", 1)[1]) for p in POSITION_PLACES]
+    )
     return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- RGB
+HALF = 24  # half diagonal of a cell in pixels
+PANEL_ROW = 26
 
 
 def _content_color(c: int):
     return GEM_COLORS[c] if c < 7 else ACTION_COLOR
 
 
+def _legend_keys(st, viewer) -> list[Key]:
+    in_play = _contents_in_play(st, viewer)
+    keys = [Key(T.CONTENT_NAMES[c], GEM_COLORS[c], "box", INK, CODES[c]) for c in in_play if c < 7]
+    keys += [Key(T.CONTENT_NAMES[c], ACTION_COLOR, "box", INK, CODES[c]) for c in in_play if c >= 7]
+    g = st.game
+    if g.dark:
+        keys.append(Key("face down", DOWN_COLOR, "diamond", INK, "?", WHITE))
+        keys.append(Key("dot: face down, but known to you", DOWN_COLOR, "disc", WHITE))
+    keys.append(Key("taken", None, "diamond", GREY))
+    keys.append(Key("arrow 1", ARROW_COLORS[0], "disc", INK, "N", WHITE))
+    if g.two_arrows:
+        keys.append(Key("arrow 2", ARROW_COLORS[1], "disc", INK, "S", WHITE))
+    if g.secret_mode:
+        keys.append(
+            Key("secret tile (content shown only to its owner)", DOWN_COLOR, "box", seat_color(0), "?", WHITE)
+        )
+    return keys
+
+
+def _label_spots(R: int, C: int) -> list[tuple[float, float, str]]:
+    """(r, c, text) of every coordinate label: each label sits on the
+    off-map cell just beyond the end of its row or column."""
+    spots = []
+    for r in range(R):
+        spots.append((r, -1, f"r={r}"))
+        spots.append((r, C, f"r={r}"))
+    for c in range(C):
+        spots.append((-1, c, f"c={c}"))
+        spots.append((R, c, f"c={c}"))
+    return spots
+
+
+def _arrow_spots(R: int, C: int) -> list[tuple[float, float]]:
+    """(r, c) of each arrow position, outside the labels."""
+    mid_r, mid_c = (R - 1) / 2, (C - 1) / 2
+    return [
+        (-1.3, -1.3),
+        (-2.1, mid_c),
+        (-1.3, C + 0.3),
+        (mid_r, C + 1.1),
+        (R + 0.3, C + 0.3),
+        (R + 1.1, mid_c),
+        (R + 0.3, -1.3),
+        (mid_r, -2.1),
+    ]
+
+
 def rgb(st, viewer=None) -> np.ndarray:
     g = st.game
     R, C, n = g.rows, g.cols, g.num_players
-    h = 22  # half diagonal of a cell
-    span = R + C
-    width = max(span * h + 80, 420)
-    board_h = span * h + 60
-    height = board_h + 26 * n + 20
-    cv = Canvas(width, height, BACKGROUND)
-    x0 = width / 2 + (R - C) * h / 2
-    y0 = 40
+    h = HALF
+    arrows = _arrow_spots(R, C)
+    spots = [(r, c) for r, c, _ in _label_spots(R, C)] + arrows
+    xs = [(c - r) * h for r, c in spots]
+    ys = [(r + c) * h for r, c in spots]
+    pad = 14
+    board_w = max(xs) - min(xs) + 2 * h + 2 * pad
+    width = max(board_w, 460)
+    text_w = width - 2 * pad
+    mover = "-" if st.current_player < 0 else f"player_{st.current_player}"
+    header = [f"turn {st.turn}  phase {st.phase_name()}  to move: {mover}", _arrow_text(st)]
+    header_h = sum(paragraph_height(line, text_w) for line in header) + 4
+    board_h = max(ys) - min(ys) + 2 * h + 2 * pad
+    keys = _legend_keys(st, viewer)
+    note = "cells: (r,c) as in 'grab (r,c)'; rows run down to the right, columns down to the left"
+    foot_h = PANEL_ROW * n + 8 + paragraph_height(note, text_w) + legend_height(keys, text_w) + 10
+    cv = Canvas(width, header_h + board_h + foot_h, BACKGROUND)
+    x0 = width / 2 - (max(xs) + min(xs)) / 2
+    y0 = header_h + pad + h - min(ys)
 
-    def center(r, c):
-        return x0 + (c - r) * h, y0 + (r + c) * h + h
+    def center(r: float, c: float) -> tuple[float, float]:
+        return x0 + (c - r) * h, y0 + (r + c) * h
 
+    y = 6
+    for line in header:
+        y = cv.paragraph(pad, y, line, text_w)
+    _draw_map(cv, st, viewer, center, h)
+    for r, c, text in _label_spots(R, C):
+        cv.text(*center(r, c), text, fill=INK, anchor="mm", size=LABEL_SIZE)
+    for j, p in enumerate(st.arrows):
+        ax, ay = center(*arrows[p])
+        cv.circle(ax, ay, 11, fill=ARROW_COLORS[j % 2], outline=INK)
+        cv.text(ax, ay, POSITION_NAMES[p], fill=WHITE, anchor="mm", size=LABEL_SIZE - 1)
+    y = header_h + board_h
+    y = _draw_holdings(cv, st, viewer, pad, y)
+    y = cv.paragraph(pad, y + 4, note, text_w)
+    cv.legend(pad, y + 4, keys, text_w)
+    return cv.to_array()
+
+
+def _draw_map(cv: Canvas, st, viewer, center, h: float) -> None:
+    C = st.game.cols
     for i, d in enumerate(st.cells):
         r, c = divmod(i, C)
         x, y = center(r, c)
@@ -101,68 +312,60 @@ def rgb(st, viewer=None) -> np.ndarray:
             continue
         if not _visible(st, i, viewer):
             cv.polygon(pts, fill=DOWN_COLOR, outline=INK)
-            cv.text(x, y, "?", fill=(255, 255, 255), anchor="mm")
+            cv.text(x, y, "?", fill=WHITE, anchor="mm", size=LABEL_SIZE)
             continue
-        sc = T.SECTION_CONTENT[d][st.rot[i]]
+        sc = _sections(st, i)
         for s in range(4):  # NE, SE, SW, NW triangles
             tri = [(x, y), pts[s], pts[(s + 1) % 4]]
             cv.polygon(tri, fill=_content_color(sc[s]), outline=None)
         cv.polygon(pts, fill=None, outline=INK, width=2 if not st.up[i] else 1)
         if T.PLAIN[d]:
-            cv.text(x, y, SHORT[sc[0]], fill=INK if sc[0] not in (5, 3, 1) else (255, 255, 255), anchor="mm")
+            cv.text(
+                x, y, CODES[sc[0]], fill=readable_ink(_content_color(sc[0])), anchor="mm", size=LABEL_SIZE
+            )
+        else:
+            _split_marks(cv, sc, x, y, h)
         if not st.up[i]:  # face down, but known to this viewer
-            cv.circle(x + h * 0.55, y, 3, fill=DOWN_COLOR, outline=None)
-    # arrows, placed outside the diamond at their corner or edge middle
-    top = center(0, 0)
-    right = center(0, C - 1)
-    bottom = center(R - 1, C - 1)
-    left = center(R - 1, 0)
-    spots = [
-        (top[0], top[1] - h),
-        ((top[0] + right[0]) / 2 + h * 0.7, (top[1] + right[1]) / 2 - h * 0.7),
-        (right[0] + h, right[1]),
-        ((right[0] + bottom[0]) / 2 + h * 0.7, (right[1] + bottom[1]) / 2 + h * 0.7),
-        (bottom[0], bottom[1] + h),
-        ((bottom[0] + left[0]) / 2 - h * 0.7, (bottom[1] + left[1]) / 2 + h * 0.7),
-        (left[0] - h, left[1]),
-        ((left[0] + top[0]) / 2 - h * 0.7, (left[1] + top[1]) / 2 - h * 0.7),
-    ]
-    for j, p in enumerate(st.arrows):
-        ax, ay = spots[p]
-        cv.circle(ax, ay, 9, fill=(250, 60, 60) if j == 0 else (250, 140, 60), outline=INK)
-        cv.text(ax, ay, POSITION_NAMES[p], fill=(255, 255, 255), anchor="mm")
-    cv.text(6, 6, f"turn {st.turn}  {st.phase_name()}", fill=INK)
-    # collections
+            cv.circle(x, y + h * 0.6, 3, fill=DOWN_COLOR, outline=WHITE)
+
+
+def _split_marks(cv: Canvas, sc, x: float, y: float, h: float) -> None:
+    """Action sections of a split tile carry their letter (gems show by colour)."""
+    offsets = ((0.38, -0.38), (0.38, 0.38), (-0.38, 0.38), (-0.38, -0.38))  # NE, SE, SW, NW centres
+    for s, (dx, dy) in enumerate(offsets):
+        if sc[s] >= 7:
+            cv.text(x + dx * h, y + dy * h, SPLIT_LETTERS.get(sc[s], "?"), fill=INK, anchor="mm", size=10)
+
+
+def _draw_holdings(cv: Canvas, st, viewer, x0: float, y: float) -> float:
+    """One row per seat: score, gems (coloured, with counts), action tiles
+    (with codes and counts) and a secret tile (its content only if known)."""
     counts = st.gem_counts(None if viewer is None else [viewer])
     scores = st.score_counts(counts)
-    y = board_h
-    for p in range(n):
-        cv.token(12, y + 9, 8, p, str(p))
-        x = 26
-        cv.text(x, y + 3, f"{scores[p]:+d}", fill=INK)
-        x += 28
+    mid = PANEL_ROW / 2
+    for p in range(st.game.num_players):
+        cv.token(x0 + 9, y + mid, 9, p, str(p))
+        x = x0 + 24
+        x += cv.text(x, y + mid, f"player_{p} {scores[p]:+d}", anchor="lm") + 10
         for k in range(7):
             if counts[p][k]:
-                cv.circle(x + 7, y + 9, 7, fill=GEM_COLORS[k], outline=INK)
-                cv.text(x + 16, y + 3, str(counts[p][k]), fill=INK)
-                x += 30
+                cv.rect(x, y + mid - 8, x + 20, y + mid + 8, fill=GEM_COLORS[k], outline=INK)
+                cv.text(x + 10, y + mid, CODES[k], fill=readable_ink(GEM_COLORS[k]), anchor="mm", size=10)
+                x += 24 + cv.text(x + 24, y + mid, f"x{counts[p][k]}", anchor="lm") + 8
         for k in range(16):
             if st.acts[p][k]:
-                cv.rect(x, y + 2, x + 14, y + 16, fill=ACTION_COLOR, outline=INK)
-                cv.text(x + 7, y + 9, T.ACTION_NAMES[k][:1], fill=INK, anchor="mm")
-                cv.text(x + 17, y + 3, str(st.acts[p][k]), fill=INK)
-                x += 30
+                cv.rect(x, y + mid - 8, x + 20, y + mid + 8, fill=ACTION_COLOR, outline=INK)
+                cv.text(x + 10, y + mid, CODES[7 + k], fill=INK, anchor="mm", size=10)
+                x += 24 + cv.text(x + 24, y + mid, f"x{st.acts[p][k]}", anchor="lm") + 8
         if st.secret[p] >= 0:
             known = viewer in (None, p)
-            cv.rect(
-                x,
-                y + 2,
-                x + 14,
-                y + 16,
-                fill=_content_color(st.secret[p]) if known else DOWN_COLOR,
-                outline=seat_color(p),
-                width=2,
-            )
-            cv.text(x + 7, y + 9, "s", fill=INK, anchor="mm")
-        y += 26
-    return cv.to_array()
+            fill = _content_color(st.secret[p]) if known else DOWN_COLOR
+            cv.rect(x, y + mid - 8, x + 20, y + mid + 8, fill=fill, outline=seat_color(p), width=2)
+            mark = CODES[st.secret[p]] if known else "?"
+            cv.text(x + 10, y + mid, mark, fill=readable_ink(fill), anchor="mm", size=10)
+            cv.text(x + 24, y + mid, "secret", anchor="lm")
+        y += PANEL_ROW
+    return y
+
+
+__all__ = ["ansi", "rgb", "CODES", "SPLIT_LETTERS"]
