@@ -1,22 +1,70 @@
 """Pictures of a Gold Rush Gangs position: text rows and an RGB board.
 
 Nothing is private to one player (only the deck order is hidden, from
-everyone), so every viewer sees the same absolute picture.
+everyone), so every viewer sees the same position; a seat sees it in its
+own frame (its home at the bottom left), which is the frame its action names
+use, and the coordinate labels are that frame's (q, r).
 """
 
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
 
 from meeplezoo.envs.core.cards import card_name
-from meeplezoo.envs.core.draw import GREY, INK, WHITE, Canvas, lighten, seat_color
+from meeplezoo.envs.core.draw import (
+    GREY,
+    INK,
+    LABEL_SIZE,
+    TEXT_SIZE,
+    WHITE,
+    Canvas,
+    Key,
+    legend_height,
+    lighten,
+    line_height,
+    paragraph_height,
+    seat_color,
+    text_width,
+)
+from meeplezoo.envs.core.textgrid import TextGrid, hex_diagonal_labels, hex_row_labels, legend_lines
 from meeplezoo.envs.gold_rush_gangs.geometry import BANK, ORIGIN_NAMES, SLOT_NAMES
 
 ACTIVE, INCAP = 1, 2
-UNIT_GLYPHS = (("X", "x", "x"), ("Y", "y", "y"), ("Z", "z", "z"))
+UNIT_LETTERS = ("P", "A", "B")  # pro, amateurs A and B, as in "move A NE"
 GOLD = (212, 175, 55)
+RIM = (250, 236, 180)
+STORE_EDGE = (140, 90, 40)
+BANK_CLOSED = (90, 90, 90)
+BANK_OPEN = (190, 190, 190)
+# text map ground marks
+OPEN, TERRITORY, BASE, HOME, RIM_MARK, STORE, BANK_MARK, BANK_BROKEN = ".", ":", "=", "#", "~", "S", "@", "O"
+
+
+def _frame(s, viewer) -> list[int]:
+    """rel cell -> absolute cell for the viewer (identity for a spectator)."""
+    geo = s.game.geo
+    return geo.rel2abs[viewer] if viewer is not None and viewer >= 0 else list(range(geo.n))
+
+
+def _relative_frames(s) -> bool:
+    geo = s.game.geo
+    return geo.rel2abs[1] != geo.rel2abs[0]
+
+
+def _frame_note(s, viewer) -> str:
+    """Whose coordinates the labels are, so a reader types the right cell."""
+    if not _relative_frames(s):
+        return "cells are named in one frame for every player"
+    if viewer is not None and viewer >= 0:
+        turned = " (board turned so that its home is at the bottom left)" if viewer else ""
+        return f"cells and directions are player_{viewer}'s{turned}"
+    return (
+        "spectator view: cells and directions are player_0's; "
+        "the others name cells in their own frames, turned so that their home is at the bottom left"
+    )
 
 
 def _status_lines(s) -> list[str]:
@@ -52,78 +100,237 @@ def _status_lines(s) -> list[str]:
             f" -> {'attacker' if fight['attacker_won'] else 'defender'} wins"
         )
     for u in range(9):
-        st = s.ustate[u]
-        if st == INCAP:
+        if s.ustate[u] == INCAP:
             lines.append(f"player_{u // 3} {SLOT_NAMES[u % 3]} is out (misses {s.umiss[u] + 1} more turn(s))")
     return lines
 
 
-def render_ansi(s, viewer: int | None = None) -> str:
-    """Offset rows, 4 characters a cell, drawn in the viewer's frame (its
-    home bottom-left, matching its action names; absolute for a spectator).
-    First character: a thief (X/Y/Z pro, x/y/z amateur of player 0/1/2) or
-    the ground ('.' open, ':' territory, '=' base, '~' store rim, '@' intact
-    bank, 'o' broken bank); second: '*' when the thief carries a sack, else
-    the number of sacks lying there."""
-    g = s.game
-    geo = g.geo
-    R = geo.radius
-    frame = geo.rel2abs[viewer] if viewer is not None and viewer >= 0 else list(range(geo.n))
-    ground = ["."] * geo.n
+def _ground_marks(s) -> list[str]:
+    """One text mark per absolute cell for what lies under the thieves."""
+    geo = s.game.geo
+    ground = [OPEN] * geo.n
     for p in range(3):
         for c in geo.territory[p]:
-            ground[c] = ":"
+            ground[c] = TERRITORY
         for c in geo.base[p]:
-            ground[c] = "="
+            ground[c] = BASE
+        ground[geo.homes[p]] = HOME
     for c in geo.neutral_border:
-        ground[c] = "~"
-    ground[geo.bank] = "o" if s.bank_broken(s.cur) else "@"
-    who: dict[int, int] = {}
+        ground[c] = RIM_MARK
+    for c in s.stores:
+        ground[c] = STORE
+    ground[geo.bank] = BANK_BROKEN if s.bank_broken(s.cur) else BANK_MARK
+    return ground
+
+
+def _units_by_cell(s) -> dict[int, list[int]]:
+    """Active units standing on each absolute cell, in unit order."""
+    out: dict[int, list[int]] = {}
     for u in range(9):
-        if s.ustate[u] == ACTIVE and s.ucell[u] not in who:
-            who[s.ucell[u]] = u
+        if s.ustate[u] == ACTIVE:
+            out.setdefault(s.ucell[u], []).append(u)
+    return out
+
+
+def _cell_text(s, c: int, ground: list[str], units: dict[int, list[int]]) -> str:
+    """Three characters: seat digit, unit letter, '*' carrying or the number
+    of sacks lying there; or ' ', the ground mark, the sacks lying there."""
+    lying = sum(s.sacks.get(c, ()))
+    sacks = str(min(lying, 9)) if lying else " "
+    here = units.get(c)
+    if not here:
+        return f" {ground[c]}{sacks}"
+    u = here[0]
+    if len(here) > 1:
+        return f"{u // 3}" + "".join(UNIT_LETTERS[v % 3] for v in here)[:2]
+    extra = "*" if s.ucarry[u] >= 0 else sacks
+    return f"{u // 3}{UNIT_LETTERS[u % 3]}{extra}"
+
+
+TEXT_LEGEND = (
+    ("0P 1A 2B", "thieves of player_0 / 1 / 2 (P pro, A and B amateurs, as in 'move A NE')"),
+    ("*", "after a thief: it carries a sack"),
+    ("a digit", "last: sacks lying there"),
+)
+GROUND_LEGEND = (
+    (OPEN, "open"),
+    (TERRITORY, "territory"),
+    (BASE, "base"),
+    (HOME, "home"),
+    (RIM_MARK, "store rim"),
+    (STORE, "store"),
+    (BANK_MARK, "bank"),
+    (BANK_BROKEN, "broken bank"),
+)
+
+
+def render_ansi(s, viewer: int | None = None) -> str:
+    """Offset rows, 4 characters a cell, drawn in the viewer's frame (its
+    home bottom-left, matching its action names; absolute for a spectator),
+    with r= row labels and q= labels at both ends of every diagonal."""
+    geo = s.game.geo
+    frame = _frame(s, viewer)
+    ground = _ground_marks(s)
+    units = _units_by_cell(s)
+    grid = TextGrid()
+    cells = [geo.coords[rel] for rel in range(geo.n)]
+
+    def col(q: int, r: int) -> int:
+        return 4 * q + 2 * r
+
+    for rel, (q, r) in enumerate(cells):
+        grid.put(col(q, r), r, _cell_text(s, frame[rel], ground, units))
+    left_edge = min(col(q, r) for q, r in cells)
+    _text_axes(grid, cells, col, left_edge)
     lines = _status_lines(s)
-    lines.append("X/x player_0, Y/y player_1, Z/z player_2 (capital: pro); * carrying; digit: sacks lying")
-    if viewer is not None and viewer >= 0 and frame[0] != 0:
-        lines.append(f"board turned so that player_{viewer}'s home is at the bottom left")
+    lines += legend_lines("pieces", TEXT_LEGEND)
+    lines += legend_lines("ground", GROUND_LEGEND)
+    lines += legend_lines(
+        "cells",
+        [
+            (
+                "",
+                "(q,r) as in 'deploy (q,r)': r= row, q= diagonal running down to the right, labelled at both ends",
+            )
+        ],
+    )
+    lines += textwrap.wrap(_frame_note(s, viewer), 100)
     lines.append("")
-    for r in range(-R, R + 1):
-        row = []
-        for q in range(-R, R + 1):
-            rel = geo.index.get((q, r))
-            if rel is None:
-                continue
-            c = frame[rel]
-            sk = sum(s.sacks.get(c, ()))
-            second = str(min(sk, 9)) if sk else " "
-            if c in who:
-                u = who[c]
-                first = UNIT_GLYPHS[u // 3][u % 3]
-                if s.ucarry[u] >= 0:
-                    second = "*"
-            else:
-                first = ground[c]
-            row.append(first + second)
-        lines.append(f"r={r:3d} " + " " * (2 * abs(r)) + "  ".join(row))
+    lines += grid.lines()
     return "\n".join(lines) + "\n"
 
 
+def _text_axes(grid: TextGrid, cells, col, left_edge: int) -> None:
+    """r= labels in a margin left of the board, q= labels around it."""
+    top = min(r for _, r in cells)
+    bottom = max(r for _, r in cells)
+    margin = left_edge - 7
+    for r, text in hex_row_labels(cells).items():
+        grid.put(margin, r, text, "right")
+    number_lines = {"above": top - 1, "below": bottom + 1}
+    first_number: dict[str, int] = {}
+    for label in hex_diagonal_labels(cells):
+        q, r = label.cell
+        c = col(q, r)
+        if label.side in number_lines:
+            grid.put(c + 1, number_lines[label.side], label.text, "right")
+            first_number[label.side] = min(first_number.get(label.side, c), c)
+        elif label.side == "left":
+            grid.put(c - 2, r, label.text, "right", keep=True)
+        else:
+            grid.put(c + 4, r, label.text, "left", keep=True)
+    for side, c in first_number.items():
+        grid.put(c - 3, number_lines[side], "q=", "right")
+
+
+# ----------------------------------------------------------------------------- RGB
+HEX_SIZE = 15.0
+PANEL_W = 300
+
+
+def _legend_keys(s) -> list[Key]:
+    keys = []
+    for p in range(3):
+        col = seat_color(p)
+        keys.append(Key(f"player_{p} territory", lighten(col, 0.75), "hex", GREY))
+        keys.append(Key("base", lighten(col, 0.35), "hex", GREY))
+        keys.append(Key("home", col, "hex", GREY))
+    keys += [
+        Key("store rim", RIM, "hex", GREY),
+        Key("store", None, "ring", STORE_EDGE),
+        Key("bank: damage / needed", BANK_CLOSED, "hex", GREY, "0"),
+        Key("broken bank", BANK_OPEN, "hex", GREY, "$"),
+        Key("sacks lying", GOLD, "disc", INK, "2"),
+        Key("thief: P pro, A / B amateur", seat_color(0), "disc", INK, "A", WHITE),
+        Key("carries a sack (b: from the bank)", GOLD, "disc", INK, "b"),
+        Key("out for a turn", seat_color(1), "struck"),
+    ]
+    return keys
+
+
 def render_rgb(s, viewer: int | None = None) -> np.ndarray:
+    """The board in the viewer's frame with r= / q= labels, and a side panel
+    with the gangs, the turn and a legend for every colour and mark."""
+    geo = s.game.geo
+    frame = _frame(s, viewer)
+    cells = [geo.coords[rel] for rel in range(geo.n)]
+    size = HEX_SIZE
+    w3 = math.sqrt(3) * size
+
+    def centre0(q: float, r: float) -> tuple[float, float]:
+        return w3 * (q + r / 2), 1.5 * size * r
+
+    labels = _rgb_labels(cells, centre0, size)
+    xs = [x for _, x, _, w, a in labels for x in _span(x, w, a)] + [centre0(q, r)[0] for q, r in cells]
+    ys = [y for _, _, y, _, _ in labels] + [centre0(q, r)[1] for q, r in cells]
+    pad = 8
+    ox, oy = pad + w3 / 2 - min(xs), pad + size - min(ys)
+    board_w = max(xs) - min(xs) + w3 + 2 * pad
+    board_h = max(ys) - min(ys) + 2 * size + 2 * pad
+    text_w = PANEL_W - 16
+    status = _panel_status(s)
+    note = _frame_note(s, viewer)
+    keys = _legend_keys(s)
+    panel_h = (
+        12
+        + 3 * (2 * line_height() + 14)
+        + sum(paragraph_height(line, text_w) for line in status)
+        + paragraph_height(note, text_w, LABEL_SIZE)
+        + 10
+        + legend_height(keys, text_w)
+        + 12
+    )
+    cv = Canvas(board_w + PANEL_W, max(board_h, panel_h))
+
+    def centre(rel: int) -> tuple[float, float]:
+        x, y = centre0(*geo.coords[rel])
+        return x + ox, y + oy
+
+    _draw_board(cv, s, frame, centre, size)
+    for text, x, y, _, anchor in labels:
+        cv.text(x + ox, y + oy, text, fill=INK, anchor=anchor, size=LABEL_SIZE)
+    _draw_panel(cv, s, board_w + 8, text_w, status, note, keys)
+    return cv.to_array()
+
+
+def _span(x: float, width: float, anchor: str) -> tuple[float, float]:
+    if anchor[0] == "l":
+        return x, x + width
+    if anchor[0] == "r":
+        return x - width, x
+    return x - width / 2, x + width / 2
+
+
+def _rgb_labels(cells, centre0, size) -> list[tuple[str, float, float, float, str]]:
+    """(text, x, y, width, anchor) of every coordinate label, board frame."""
+    w3 = math.sqrt(3) * size
+    out = []
+    left = min(centre0(q, r)[0] for q, r in cells) - w3 / 2
+    margin = left - text_width("q=-00", LABEL_SIZE) - 10
+    for r, text in hex_row_labels(cells).items():
+        out.append((text, margin, centre0(0, r)[1], text_width(text, LABEL_SIZE), "rm"))
+    first: dict[str, tuple[float, float]] = {}
+    for label in hex_diagonal_labels(cells):
+        x, y = centre0(*label.cell)
+        width = text_width(label.text, LABEL_SIZE)
+        if label.side in ("above", "below"):
+            dy = -size * 1.45 if label.side == "above" else size * 1.45
+            out.append((label.text, x, y + dy, width, "mm"))
+            if label.side not in first or x < first[label.side][0]:
+                first[label.side] = (x, y + dy)
+        elif label.side == "left":
+            out.append((label.text, x - w3 / 2 - 3, y, width, "rm"))
+        else:
+            out.append((label.text, x + w3 / 2 + 3, y, width, "lm"))
+    for x, y in first.values():
+        out.append(("q=", x - w3 / 2 - 2, y, text_width("q=", LABEL_SIZE), "rm"))
+    return out
+
+
+def _draw_board(cv: Canvas, s, frame: list[int], centre, size: float) -> None:
     g = s.game
     geo = g.geo
-    R = geo.radius
-    size = 14.0
-    w3 = math.sqrt(3) * size
-    board_w = w3 * (2 * R + 1) + 20
-    board_h = 1.5 * size * 2 * R + 2 * size + 20
-    panel = 230
-    cv = Canvas(board_w + panel, max(board_h, 260))
-    cx0, cy0 = board_w / 2, board_h / 2
-
-    def centre(c: int) -> tuple[float, float]:
-        q, r = geo.coords[c]
-        return cx0 + w3 * (q + r / 2), cy0 + 1.5 * size * r
-
+    where = {abs_c: rel for rel, abs_c in enumerate(frame)}
     fill = [WHITE] * geo.n
     for p in range(3):
         col = seat_color(p)
@@ -133,82 +340,93 @@ def render_rgb(s, viewer: int | None = None) -> np.ndarray:
             fill[c] = lighten(col, 0.35)
         fill[geo.homes[p]] = col
     for c in geo.neutral_border:
-        fill[c] = (250, 236, 180)
+        fill[c] = RIM
     broken = s.bank_broken(s.cur)
-    fill[geo.bank] = (190, 190, 190) if broken else (90, 90, 90)
+    fill[geo.bank] = BANK_OPEN if broken else BANK_CLOSED
     for c in range(geo.n):
-        x, y = centre(c)
+        x, y = centre(where[c])
         cv.hexagon(x, y, size, fill=fill[c], outline=GREY)
     for c in s.stores:
-        x, y = centre(c)
-        cv.hexagon(x, y, size * 0.8, fill=None, outline=(140, 90, 40), width=2)
-    x, y = centre(geo.bank)
+        x, y = centre(where[c])
+        cv.hexagon(x, y, size * 0.8, fill=None, outline=STORE_EDGE, width=2)
+    x, y = centre(where[geo.bank])
     dmg = s.damage[s.cur if g.per_player_bank else 0]
     cv.text(
-        x - size * 0.2,
-        y - size * 0.2,
+        x,
+        y - size * 0.25,
         "$" if broken else f"{min(dmg, g.threshold)}/{g.threshold}",
         fill=INK if broken else WHITE,
         anchor="mm",
+        size=LABEL_SIZE - 1,
     )
     for c, sk in s.sacks.items():
         total = sum(sk)
         if total:
-            x, y = centre(c)
-            cv.circle(x + size * 0.45, y + size * 0.35, size * 0.33, fill=GOLD, outline=INK)
-            cv.text(x + size * 0.45, y + size * 0.35, str(total), fill=INK, anchor="mm")
+            x, y = centre(where[c])
+            cv.circle(x + size * 0.45, y + size * 0.4, size * 0.42, fill=GOLD, outline=INK)
+            cv.text(x + size * 0.45, y + size * 0.4, str(total), fill=INK, anchor="mm", size=10)
     at_home = [0, 0, 0]
     for u in range(9):
         st = s.ustate[u]
         if st not in (ACTIVE, INCAP):
             continue
         p = u // 3
-        x, y = centre(s.ucell[u])
+        x, y = centre(where[s.ucell[u]])
         if st == INCAP or s.ucell[u] == geo.homes[p]:
             k = at_home[p]
             at_home[p] += 1
             x += (k - 1) * size * 0.55
-        rad = size * (0.62 if u % 3 == 0 else 0.48)
-        cv.token(x - size * 0.1, y, rad, p, "P" if u % 3 == 0 else SLOT_NAMES[u % 3])
+        rad = size * (0.62 if u % 3 == 0 else 0.52)
+        cv.token(x - size * 0.1, y, rad, p, UNIT_LETTERS[u % 3])
         if st == INCAP:
             cv.line([(x - rad, y - rad), (x + rad, y + rad)], fill=INK, width=2)
         if s.ucarry[u] >= 0:
-            cv.circle(x + rad * 0.6, y - rad * 0.7, size * 0.25, fill=GOLD, outline=INK)
+            cv.circle(x + rad * 0.6, y - rad * 0.7, size * 0.3, fill=GOLD, outline=INK)
             if s.ucarry[u] == BANK:
-                cv.text(x + rad * 0.6, y - rad * 0.7, "b", fill=INK, anchor="mm")
-    # side panel: score and AP per gang
-    px = board_w + 10
-    py = 14
-    for p in range(3):
-        col = seat_color(p)
-        cv.token(px + 8, py + 6, 7, p)
-        mark = " <" if p == s.cur and not s.done else ""
-        cv.text(px + 22, py, f"player_{p}{mark}", fill=INK)
-        ap = s.ap if (p == s.cur and s.phase == 2) else 0
-        cv.text(
-            px + 22,
-            py + 14,
-            f"sacks {s.delivered[p]}/{g.win_sacks}  AP {ap}/{g.base_ap + s.delivered[p]}",
-            fill=INK,
-        )
-        bar = 180 * min(s.delivered[p] / g.win_sacks, 1.0)
-        cv.rect(px + 22, py + 30, px + 202, py + 36, fill=WHITE, outline=GREY)
-        cv.rect(px + 22, py + 30, px + 22 + bar, py + 36, fill=col, outline=None)
-        py += 50
+                cv.text(x + rad * 0.6, y - rad * 0.7, "b", fill=INK, anchor="mm", size=9)
+
+
+def _panel_status(s) -> list[str]:
+    g = s.game
     if s.winner >= 0:
         status = [f"player_{s.winner} wins"]
     elif s.is_truncated:
         status = ["turn limit reached"]
     else:
-        status = [f"player_{s.cur} to act", f"phase: {s.phase_name()}"]
+        status = [f"player_{s.cur} to act, phase: {s.phase_name()}"]
     status.append(f"turn {s.turns}/{g.max_turns}")
-    status.append("bank: broken" if broken else f"bank: {min(dmg, g.threshold)}/{g.threshold} broken")
+    dmg = s.damage[s.cur if g.per_player_bank else 0]
+    broken = s.bank_broken(s.cur)
+    status.append("bank: broken" if broken else f"bank damage {min(dmg, g.threshold)} of {g.threshold}")
     if not g.iid:
         status.append(f"deck {len(s.deck.draw_pile)}, discard {len(s.deck.discard)}")
+    return status
+
+
+def _draw_panel(cv: Canvas, s, px: float, text_w: float, status, note: str, keys) -> None:
+    """Per gang: delivered sacks and AP; then the turn, the frame and the legend."""
+    g = s.game
+    py = 12
+    h = line_height()
+    for p in range(3):
+        col = seat_color(p)
+        cv.token(px + 8, py + h / 2, 7, p)
+        mark = "  (to act)" if p == s.cur and not s.done else ""
+        cv.text(px + 22, py, f"player_{p}{mark}", fill=INK)
+        ap = s.ap if (p == s.cur and s.phase == 2) else 0
+        cv.text(
+            px + 22, py + h, f"sacks {s.delivered[p]}/{g.win_sacks}   AP {ap}/{g.base_ap + s.delivered[p]}"
+        )
+        bar = (text_w - 30) * min(s.delivered[p] / g.win_sacks, 1.0)
+        top = py + 2 * h + 2
+        cv.rect(px + 22, top, px + text_w - 8, top + 6, fill=WHITE, outline=GREY)
+        cv.rect(px + 22, top, px + 22 + bar, top + 6, fill=col, outline=None)
+        py += 2 * h + 14
     for line in status:
-        cv.text(px, py, line, fill=INK)
-        py += 14
-    return cv.to_array()
+        py = cv.paragraph(px, py, line, text_w)
+    py = cv.paragraph(px, py, note, text_w, size=LABEL_SIZE)
+    py += 10
+    cv.legend(px, py, keys, text_w, TEXT_SIZE)
 
 
 __all__ = ["render_ansi", "render_rgb", "ORIGIN_NAMES"]

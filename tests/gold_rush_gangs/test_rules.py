@@ -353,7 +353,7 @@ def test_env_stack_deck_and_renders():
     env.step(env.unwrapped.game.encode(0, "move", A, E))
     assert env.unwrapped.game_state.last_combat[0]["attacker_won"]
     text = env.render()
-    assert "fight: player_0 A [7" in text and "r=  0" in text
+    assert "fight: player_0 A [7" in text and "r=0 " in text
     rgb = env.unwrapped.game_state.render_rgb(None)
     assert rgb.ndim == 3 and rgb.shape[2] == 3 and rgb.dtype == np.uint8
     assert HOMES[0] == (-9, 9)
