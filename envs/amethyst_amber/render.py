@@ -2,17 +2,33 @@
 
 Both draw from the viewer's frame: Amber (seat 1) sees the board turned 180
 degrees so that her home is at the bottom, like her actions; a spectator
-(viewer None) sees the absolute frame with Amethyst at the bottom.
+(viewer None) sees the absolute frame with Amethyst at the bottom. The
+labels are the viewer's coordinates, spelt as the action names spell them:
+triangles by brick X,Y (``select 5,2``), hexes by axial q,r (``place
+attacker -3,4``).
 """
 
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
 
-from meeplezoo.envs.amethyst_amber.board import BLUE0, BLUE1, GREEN, RED, SEAT_NAMES, H
-from meeplezoo.envs.core.draw import INK, WHITE, Canvas, lighten
+from meeplezoo.envs.amethyst_amber.board import BLUE0, BLUE1, GREEN, RADIUS, RED, SEAT_NAMES, H
+from meeplezoo.envs.core.draw import (
+    INK,
+    LABEL_SIZE,
+    WHITE,
+    Canvas,
+    Key,
+    legend_height,
+    lighten,
+    line_height,
+    paragraph_height,
+    text_width,
+)
+from meeplezoo.envs.core.textgrid import TextGrid, hex_diagonal_labels, hex_row_labels, legend_lines
 
 SEAT_RGB = ((140, 80, 200), (235, 160, 20))  # amethyst, amber
 LETTER = ("M", "B")  # aMethyst, amBer
@@ -25,10 +41,42 @@ TILE_RGB = {
 }
 BLACK_TRI = (45, 45, 50)
 YELLOW_TRI = (235, 215, 80)
+NEUTRAL_RES = (200, 200, 200)
 
 
 def _frame(s, viewer) -> int:
     return 1 if viewer == 1 and s.game.relative_frame else 0
+
+
+def _hex_qr(s, h: int, f: int) -> tuple[int, int]:
+    """Axial (q, r) of hex h in frame f (the turned frame negates both)."""
+    q, r = s.game.board.hex_qr[h]
+    return (-q, -r) if f else (q, r)
+
+
+def _hex_brick(q: int, r: int) -> tuple[int, int]:
+    """Brick (X, Y) of the hex at axial (q, r) of the frame drawn."""
+    return 2 * q + r + 2 * RADIUS + 1, 2 * (r + RADIUS) + 1
+
+
+def _tri_brick(s, t: int, f: int) -> tuple[int, int]:
+    x, y = s.game.board.geo.tri_xy[t]
+    span = s.game.board.geo.width - 1
+    return (span - x, span - y) if f else (x, y)
+
+
+def _frame_note(s, viewer) -> str:
+    """Whose coordinates the labels are, so that a reader types the right cell."""
+    if not s.game.relative_frame:
+        return "both players name cells in this one frame"
+    if _frame(s, viewer):
+        return "Amber's frame: the board is turned 180 degrees so that her home is at the bottom"
+    if viewer == 0:
+        return "Amethyst's frame (her home at the bottom)"
+    return (
+        "spectator view in Amethyst's frame; Amber names cells in her own frame, "
+        "turned 180 degrees (X,Y -> 18-X,18-Y and q,r -> -q,-r)"
+    )
 
 
 def _header(s) -> str:
@@ -48,15 +96,39 @@ def _header(s) -> str:
     return "\n".join(lines)
 
 
-def render_ansi(s, viewer: int | None = None) -> str:
+HEX_TEXT_LEGEND = (
+    (".", "plain"),
+    ("r", "red (centre ring)"),
+    ("g", "green (resources are placed here)"),
+    ("1", "Amethyst's entry"),
+    ("2", "Amber's entry"),
+    ("N", "neutral resource"),
+    ("AM AB", "attacker of Amethyst / Amber"),
+    ("RM2", "resource of Amethyst holding 2 prisoners (RB: Amber's)"),
+)
+TRI_TEXT_LEGEND = (
+    ("+", "black"),
+    ("y", "yellow (no defenders)"),
+    ("DM DB", "defender of Amethyst / Amber"),
+    ("*", "after D: selected"),
+    ("'", "after D: moved this turn"),
+)
+COORD_TEXT_LEGEND = (
+    (
+        "",
+        "hexes q,r as in 'place attacker q,r' and 'step q,r E': r= row, q= diagonal running down to the right",
+    ),
+    ("", "triangles X,Y as in 'select X,Y' and 'move to X,Y': X along the top, Y down the left"),
+)
+
+
+def _ansi_cells(s, f: int) -> dict[tuple[int, int], str]:
+    """Three-character text of every hex and triangle, by displayed brick (X, Y)."""
     bd = s.game.board
     geo = bd.geo
-    w = geo.width
-    f = _frame(s, viewer)
-    grid = [["   "] * w for _ in range(w)]
     hex_empty = {0: " . ", RED: " r ", GREEN: " g ", BLUE0: " 1 ", BLUE1: " 2 "}
+    cells = {}
     for h in range(H):
-        x, y = geo.hex_xy[h]
         cell = hex_empty[bd.hex_colour[h]]
         if s.att[h] >= 0:
             cell = "A" + LETTER[s.att[h]] + " "
@@ -64,9 +136,8 @@ def render_ansi(s, viewer: int | None = None) -> str:
             cell = " N "
         elif s.res[h] >= 0:
             cell = "R" + LETTER[s.res[h]] + str(s.under[h])
-        grid[y][x] = cell
+        cells[_hex_brick(*_hex_qr(s, h, f))] = cell
     for t in range(len(geo.tri_xy)):
-        x, y = geo.tri_xy[t]
         b = geo.bit_tri[t]
         if s.dbits[0] & b or s.dbits[1] & b:
             p = 0 if s.dbits[0] & b else 1
@@ -74,69 +145,193 @@ def render_ansi(s, viewer: int | None = None) -> str:
             cell = "D" + LETTER[p] + mark
         else:
             cell = " + " if bd.is_black[t] else " y "
-        grid[y][x] = cell
-    if f:
-        grid = [row[::-1] for row in grid[::-1]]
-    span = w - 1
+        cells[_tri_brick(s, t, f)] = cell
+    return cells
+
+
+def render_ansi(s, viewer: int | None = None) -> str:
+    """The brick grid, 3 characters per X: X numbers on top and Y numbers
+    at the left for triangles; r= row labels and q= diagonal labels for hexes."""
+    f = _frame(s, viewer)
+    span = s.game.board.geo.width - 1
+    grid = TextGrid()
+    for (x, y), cell in _ansi_cells(s, f).items():
+        grid.put(3 * x, y, cell)
+    grid.put(-4, -1, "Y\\X", "right")
+    for x in range(span + 1):
+        grid.put(3 * x + 1, -1, str(x), "centre")
+    for y in range(span + 1):
+        grid.put(-4, y, str(y), "right")
+    hexes = [_hex_qr(s, h, f) for h in range(H)]
+    for r, text in hex_row_labels(hexes).items():
+        grid.put(-8, _hex_brick(0, r)[1], text, "right")
+    number_lines = {"above": -2, "below": span + 1}
+    first: dict[str, int] = {}
+    for label in hex_diagonal_labels(hexes):
+        x, y = _hex_brick(*label.cell)
+        if label.side in number_lines:
+            grid.put(3 * x + 1, number_lines[label.side], label.text, "right")
+            first[label.side] = min(first.get(label.side, x), x)
+        elif label.side == "left":
+            grid.put(3 * x - 2, y, label.text, "right", keep=True)
+        else:
+            grid.put(3 * x + 4, y, label.text, "left", keep=True)
+    for side, x in first.items():
+        grid.put(3 * x - 2, number_lines[side], "q=", "right")
     lines = [_header(s), ""]
-    lines.append("Y\\X " + "".join(f"{(span - x if f else x):^3}" for x in range(w)))
-    for y in range(w):
-        lines.append(f"{(span - y if f else y):>3} " + "".join(grid[y]).rstrip())
+    lines += grid.lines()
     lines.append("")
-    lines.append(
-        "hexes: . plain, r red, g green, 1/2 entry of Amethyst/Amber, N neutral resource, "
-        "A? attacker, R?n resource of ? holding n prisoners"
-    )
-    lines.append("triangles: + black, y yellow, D? defender (* selected, ' moved); ? is M Amethyst, B Amber")
+    lines += legend_lines("hexes", HEX_TEXT_LEGEND)
+    lines += legend_lines("triangles", TRI_TEXT_LEGEND)
+    lines += legend_lines("coordinates", COORD_TEXT_LEGEND)
+    lines += textwrap.wrap(_frame_note(s, viewer), 100)
     return "\n".join(lines)
 
 
-def render_rgb(s, viewer: int | None = None, side: float = 18.0) -> np.ndarray:
+# ----------------------------------------------------------------------------- RGB
+SIDE = 22.0
+
+
+def _legend_keys() -> list[Key]:
+    return [
+        Key("plain hex", TILE_RGB[0], "hex"),
+        Key("red: centre ring", TILE_RGB[RED], "hex"),
+        Key("green: resources go here", TILE_RGB[GREEN], "hex"),
+        Key("blue: entry (each at its own home edge)", TILE_RGB[BLUE0], "hex"),
+        Key("black triangle", BLACK_TRI, "box"),
+        Key("yellow triangle: no defenders", YELLOW_TRI, "box"),
+        Key("Amethyst defender", SEAT_RGB[0], "disc"),
+        Key("Amber defender", SEAT_RGB[1], "disc"),
+        Key("wall: touching defenders", lighten(SEAT_RGB[0], 0.3), "line"),
+        Key("selected", None, "ring", WHITE),
+        Key("moved this turn", SEAT_RGB[1], "disc", WHITE),
+        Key("attacker, in its side's colour", SEAT_RGB[0], "disc", INK, "A", WHITE),
+        Key("resource (grey: neutral)", SEAT_RGB[1], "diamond"),
+        Key("prisoner under a resource", SEAT_RGB[0], "disc"),
+    ]
+
+
+def _geometry(s, f: int, side: float):
+    """Pixel centres (board frame) of hexes, and the polygon and centre of
+    every triangle; flat-topped hexes whose neighbours touch at a vertex."""
     bd = s.game.board
     geo = bd.geo
-    f = _frame(s, viewer)
     sq3 = math.sqrt(3.0)
-    margin = 2.2 * side
-    # flat-topped hexagons of side ``side``; neighbours touch at a vertex
-    centres = []
-    for q, r in bd.hex_qr:
-        if f:
-            q, r = -q, -r
-        centres.append((2 * side * q + side * r, sq3 * side * r))
-    xs = [c[0] for c in centres]
-    ys = [c[1] for c in centres]
-    ox, oy = margin - min(xs), margin + 40 - min(ys)
-    width = int(max(xs) - min(xs) + 2 * margin)
-    height = int(max(ys) - min(ys) + 2 * margin + 40)
-    cv = Canvas(width, height)
+    hex_c = [_hex_px(*_hex_qr(s, h, f), side) for h in range(H)]
     edge_angle = (-90, -30, 30, 90, 150, -150)  # corner N, NE, SE, S, SW, NW
 
     def pt(a: float, rad: float, cx: float, cy: float):
         return cx + rad * math.cos(math.radians(a)), cy + rad * math.sin(math.radians(a))
 
-    tri_poly = {}
-    tri_centre = {}
+    tri_poly, tri_centre = {}, {}
     for h in range(H):
-        cx, cy = centres[h][0] + ox, centres[h][1] + oy
+        cx, cy = hex_c[h]
         for c in range(6):
             t = int(geo.hex_corner_tri[h, c])
             if t < 0 or t in tri_poly:
                 continue
-            # in the turned frame corner c points the opposite way
-            ang = edge_angle[c] + (180 if f else 0)
-            p1 = pt(ang - 30, side, cx, cy)
-            p2 = pt(ang + 30, side, cx, cy)
-            apex = pt(ang, side * sq3, cx, cy)
+            ang = edge_angle[c] + (180 if f else 0)  # in the turned frame corner c points the other way
+            p1, p2, apex = pt(ang - 30, side, cx, cy), pt(ang + 30, side, cx, cy), pt(ang, side * sq3, cx, cy)
             tri_poly[t] = (p1, p2, apex)
             tri_centre[t] = ((p1[0] + p2[0] + apex[0]) / 3, (p1[1] + p2[1] + apex[1]) / 3)
+    return hex_c, tri_poly, tri_centre
+
+
+def _hex_px(q: float, r: float, side: float) -> tuple[float, float]:
+    return 2 * side * q + side * r, math.sqrt(3.0) * side * r
+
+
+def _brick_px(x: float, y: float, side: float) -> tuple[float, float]:
+    """Pixel position (board frame) of brick column x and brick row y."""
+    return side * (x - 2 * RADIUS - 1), math.sqrt(3.0) * side * (y - 2 * RADIUS - 1) / 2
+
+
+def _labels(s, f: int, side: float) -> list[tuple[str, float, float, str]]:
+    """(text, x, y, anchor) of every coordinate label, board frame."""
+    span = s.game.board.geo.width - 1
+    sq3 = math.sqrt(3.0)
+    hexes = [_hex_qr(s, h, f) for h in range(H)]
+    left = _brick_px(0, 0, side)[0] - side
+    top = _hex_px(0, -RADIUS, side)[1] - sq3 * side / 2
+    bottom = _hex_px(0, RADIUS, side)[1] + sq3 * side / 2
+    y_col = left - text_width("q=-4", LABEL_SIZE) - 14
+    r_col = y_col - text_width("00", LABEL_SIZE) - 12
+    out = [("Y\\X", y_col, top - 2.2 * line_height(LABEL_SIZE), "rm")]
+    for x in range(span + 1):
+        out.append((str(x), _brick_px(x, 0, side)[0], top - 2.2 * line_height(LABEL_SIZE), "mm"))
+    for y in range(span + 1):
+        out.append((str(y), y_col, _brick_px(0, y, side)[1], "rm"))
+    for r, text in hex_row_labels(hexes).items():
+        out.append((text, r_col, _hex_px(0, r, side)[1], "rm"))
+    number_y = {"above": top - 0.8 * line_height(LABEL_SIZE), "below": bottom + 0.8 * line_height(LABEL_SIZE)}
+    first: dict[str, float] = {}
+    for label in hex_diagonal_labels(hexes):
+        x, y = _hex_px(*label.cell, side)
+        if label.side in number_y:
+            out.append((label.text, x, number_y[label.side], "mm"))
+            first[label.side] = min(first.get(label.side, x), x)
+        elif label.side == "left":
+            out.append((label.text, x - side - 6, y, "rm"))
+        else:
+            out.append((label.text, x + side + 6, y, "lm"))
+    for where, x in first.items():
+        out.append(("q=", x - side, number_y[where], "rm"))
+    return out
+
+
+def _label_box(text: str, x: float, y: float, anchor: str) -> tuple[float, float, float, float]:
+    w = text_width(text, LABEL_SIZE)
+    x0 = x if anchor[0] == "l" else x - w if anchor[0] == "r" else x - w / 2
+    return x0, y - LABEL_SIZE / 2, x0 + w, y + LABEL_SIZE / 2
+
+
+def render_rgb(s, viewer: int | None = None, side: float = SIDE) -> np.ndarray:
+    """The trihex board with X,Y and q,r labels, the two sides' counts, and
+    a legend for every colour."""
+    bd = s.game.board
+    geo = bd.geo
+    f = _frame(s, viewer)
+    hex_c, tri_poly, tri_centre = _geometry(s, f, side)
+    labels = _labels(s, f, side)
+    boxes = [_label_box(*lab) for lab in labels]
+    xs = [c[0] for c in hex_c] + [b[0] for b in boxes] + [b[2] for b in boxes]
+    ys = [c[1] for c in hex_c] + [b[1] for b in boxes] + [b[3] for b in boxes]
+    pad = 10
+    board_w = max(xs) - min(xs) + 2 * side + 2 * pad
+    width = max(board_w, 420)
+    header = [
+        _header(s).split("\n")[0],
+        f"Amethyst: hand {s.hand[0]}, reserve {s.reserve[0]}    Amber: hand {s.hand[1]}, reserve {s.reserve[1]}",
+        _frame_note(s, viewer),
+    ]
+    text_w = width - 2 * pad
+    header_h = sum(paragraph_height(line, text_w) for line in header) + 6
+    keys = _legend_keys()
+    height = header_h + max(ys) - min(ys) + 2 * pad + legend_height(keys, text_w) + 10
+    cv = Canvas(width, height)
+    ox = (width - (max(xs) - min(xs))) / 2 - min(xs)
+    oy = header_h + pad - min(ys)
+    y = 6
+    for line in header:
+        y = cv.paragraph(pad, y, line, text_w)
+
+    def at(p):
+        return p[0] + ox, p[1] + oy
+
     for t, poly in tri_poly.items():
-        cv.polygon(poly, fill=BLACK_TRI if bd.is_black[t] else YELLOW_TRI, outline=INK)
+        cv.polygon([at(p) for p in poly], fill=BLACK_TRI if bd.is_black[t] else YELLOW_TRI, outline=INK)
     for h in range(H):
-        cx, cy = centres[h][0] + ox, centres[h][1] + oy
-        col = TILE_RGB[bd.hex_colour[h]]
-        cv.polygon([pt(60 * k, side, cx, cy) for k in range(6)], fill=col, outline=INK)
-    # walls: adjacent same-colour defenders
-    for p in (0, 1):
+        cx, cy = at(hex_c[h])
+        cv.hexagon(cx, cy, side, fill=TILE_RGB[bd.hex_colour[h]], outline=INK, pointy=False)
+    _draw_pieces(cv, s, geo, [at(c) for c in hex_c], {t: at(c) for t, c in tri_centre.items()}, side)
+    for text, x, y, anchor in labels:
+        cv.text(x + ox, y + oy, text, anchor=anchor, size=LABEL_SIZE)
+    cv.legend(pad, oy + max(ys) + pad, keys, text_w)
+    return cv.to_array()
+
+
+def _draw_pieces(cv: Canvas, s, geo, hex_c, tri_centre, side: float) -> None:
+    for p in (0, 1):  # walls: adjacent same-colour defenders
         own = s.dbits[p]
         for t in geo.bits_to_tris(own):
             for u in geo.tri_neighbors[t]:
@@ -150,29 +345,20 @@ def render_rgb(s, viewer: int | None = None, side: float = 18.0) -> np.ndarray:
             if t == s.sel:
                 cv.circle(cx, cy, side * 0.45, fill=None, outline=WHITE, width=2)
     for h in range(H):
-        cx, cy = centres[h][0] + ox, centres[h][1] + oy
+        cx, cy = hex_c[h]
         if s.att[h] >= 0:
             cv.circle(cx, cy, side * 0.55, fill=SEAT_RGB[s.att[h]], outline=INK, width=2)
-            cv.text(cx, cy, "A", fill=WHITE, anchor="mm")
+            cv.text(cx, cy, "A", fill=WHITE, anchor="mm", size=LABEL_SIZE)
         elif s.res[h] >= 0:
-            fill = (200, 200, 200) if s.res[h] == 2 else SEAT_RGB[s.res[h]]
+            fill = NEUTRAL_RES if s.res[h] == 2 else SEAT_RGB[s.res[h]]
             r = side * 0.55
             cv.polygon(
                 [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=fill, outline=INK, width=2
             )
-            for k in range(s.under[h]):
-                # prisoners: small discs of the other colour
+            for k in range(s.under[h]):  # prisoners: small discs of the other colour
                 cv.circle(
                     cx - side * 0.3 + k * side * 0.6,
                     cy + side * 0.75,
                     side * 0.18,
                     fill=SEAT_RGB[1 - s.res[h]],
                 )
-    text = _header(s).split("\n")[0]
-    cv.text(8, 8, text)
-    cv.text(
-        8,
-        22,
-        f"Amethyst: hand {s.hand[0]}, reserve {s.reserve[0]}   Amber: hand {s.hand[1]}, reserve {s.reserve[1]}",
-    )
-    return cv.to_array()
