@@ -271,11 +271,29 @@ def _labels(s, f: int, side: float) -> list[tuple[str, float, float, str]]:
             out.append((label.text, x, number_y[label.side], "mm"))
             first[label.side] = min(first.get(label.side, x), x)
         elif label.side == "left":
-            out.append((label.text, x - side - 6, y, "rm"))
+            out.append((label.text, x - side - 9, y, "rm"))
         else:
-            out.append((label.text, x + side + 6, y, "lm"))
+            out.append((label.text, x + side + 9, y, "lm"))
     for where, x in first.items():
         out.append(("q=", x - side, number_y[where], "rm"))
+    return out
+
+
+def _row_leaders(s, f: int, side: float, labels, boxes) -> list[tuple[float, float, float]]:
+    """(x0, x1, y) of a dotted leader along each hex row, from its labels in
+    the margin to the first thing on the row (a q= label or the first hex)."""
+    hexes = [_hex_qr(s, h, f) for h in range(H)]
+    out = []
+    for r in hex_row_labels(hexes):
+        y = _hex_px(0, r, side)[1]
+        first_hex = min(_hex_px(q, rr, side)[0] for q, rr in hexes if rr == r) - side
+        y_col = next(lab[1] for lab in labels if lab[0] == "Y\\X")
+        on_row = [(lab, b) for lab, b in zip(labels, boxes) if abs(lab[2] - y) < 1e-6]
+        margin_end = max(b[2] for lab, b in on_row if lab[1] <= y_col)
+        later = [b[0] for lab, b in on_row if lab[1] > y_col]
+        end = min([first_hex, *later]) - 4
+        if end - margin_end > 12:
+            out.append((margin_end + 4, end, y))
     return out
 
 
@@ -326,6 +344,8 @@ def render_rgb(s, viewer: int | None = None, side: float = SIDE) -> np.ndarray:
     _draw_pieces(cv, s, geo, [at(c) for c in hex_c], {t: at(c) for t, c in tri_centre.items()}, side)
     for text, x, y, anchor in labels:
         cv.text(x + ox, y + oy, text, anchor=anchor, size=LABEL_SIZE)
+    for x0, x1, y in _row_leaders(s, f, side, labels, boxes):
+        cv.dotted(x0 + ox, y + oy, x1 + ox, y + oy)
     cv.legend(pad, oy + max(ys) + pad, keys, text_w)
     return cv.to_array()
 

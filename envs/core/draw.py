@@ -33,6 +33,7 @@ BACKGROUND = (245, 240, 228)
 INK = (30, 30, 30)
 GREY = (150, 150, 150)
 WHITE = (255, 255, 255)
+GUIDE = (190, 180, 160)  # dotted leaders from a label to what it names
 
 TEXT_SIZE = 13  # body text: headers, panels, legends
 LABEL_SIZE = 11  # coordinate labels and text inside pieces
@@ -243,6 +244,14 @@ class Canvas:
 
     def line(self, points, fill=INK, width: int = 1) -> None:
         self.draw.line([(float(x), float(y)) for x, y in points], fill=fill, width=width)
+
+    def dotted(self, x0, y0, x1, y1, fill=GUIDE, step: float = 4.0) -> None:
+        """A dotted leader that takes the eye from a label to what it names."""
+        length = math.hypot(x1 - x0, y1 - y0)
+        for k in range(int(length // step) + 1):
+            t = k * step / length if length else 0.0
+            x, y = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            self.draw.point((x, y), fill=fill)
 
     def _room(self, x: float, horizontal: str) -> float:
         """Widest line that fits between ``x`` and the image edges."""

@@ -289,6 +289,8 @@ def render_rgb(s, viewer: int | None = None) -> np.ndarray:
     _draw_board(cv, s, frame, centre, size)
     for text, x, y, _, anchor in labels:
         cv.text(x + ox, y + oy, text, fill=INK, anchor=anchor, size=LABEL_SIZE)
+    for x0, x1, y in _row_leaders(cells, labels, centre0, size):
+        cv.dotted(x0 + ox, y + oy, x1 + ox, y + oy)
     _draw_panel(cv, s, board_w + 8, text_w, status, note, keys)
     return cv.to_array()
 
@@ -324,6 +326,23 @@ def _rgb_labels(cells, centre0, size) -> list[tuple[str, float, float, float, st
             out.append((label.text, x + w3 / 2 + 3, y, width, "lm"))
     for x, y in first.values():
         out.append(("q=", x - w3 / 2 - 2, y, text_width("q=", LABEL_SIZE), "rm"))
+    return out
+
+
+def _row_leaders(cells, labels, centre0, size) -> list[tuple[float, float, float]]:
+    """(x0, x1, y) of a dotted leader from each r= label in the margin to
+    the first thing on its row (a q= label or the row's first cell)."""
+    w3 = math.sqrt(3) * size
+    out = []
+    for r, text in hex_row_labels(cells).items():
+        _, x, y, _, _ = next(
+            lab for lab in labels if lab[0] == text and lab[4] == "rm" and lab[0].startswith("r=")
+        )
+        first_cell = min(centre0(q, rr)[0] for q, rr in cells if rr == r) - w3 / 2
+        on_row = [_span(lx, w, a)[0] for t, lx, ly, w, a in labels if ly == y and t != text]
+        end = min([first_cell, *on_row]) - 4
+        if end - x > 12:
+            out.append((x + 4, end, y))
     return out
 
 
