@@ -16,6 +16,7 @@ from meeplezoo.envs.core.draw import (
     LABEL_SIZE,
     Canvas,
     Key,
+    darken,
     legend_height,
     line_height,
     paragraph_height,
@@ -29,6 +30,14 @@ BLUE = (120, 170, 225)
 DARK_BLUE = (70, 120, 190)
 BOARD = (250, 250, 250)
 OFFER = (255, 200, 0)
+
+
+def halo_color(seat: int) -> tuple[int, int, int]:
+    """Owner colour around pink pieces, darkened: seat 3's purple would
+    otherwise vanish next to the pink."""
+    return darken(seat_color(seat), 0.35)
+
+
 DR = (-1, 0, 1, 0)
 DC = (0, 1, 0, -1)
 
@@ -236,7 +245,7 @@ def _draw_board_tiles(cv: Canvas, st, bx: float, by: float, cell: int) -> None:
             cid = st.piece_comp[p]
             own = st.comps[cid][2] if cid >= 0 else -1
             if p in offer or own >= 0:
-                _draw_piece(cv, pts, middle, cell, OFFER if p in offer else seat_color(own), grow=3)
+                _draw_piece(cv, pts, middle, cell, OFFER if p in offer else halo_color(own), grow=3)
     for _, paths in laid:
         for pts, middle in paths:
             _draw_piece(cv, pts, middle, cell, PINK)
@@ -248,7 +257,7 @@ def _legend_keys(n: int) -> list[Key]:
         Key("tile on the second storey", DARK_BLUE, "box"),
         Key("amoeba piece", PINK, "line"),
     ]
-    keys += [Key(f"owned by player_{p}", seat_color(p), "line") for p in range(n)]
+    keys += [Key(f"owned by player_{p}", halo_color(p), "line") for p in range(n)]
     keys += [
         Key("nucleus (number: segments)", seat_color(0), "disc", INK, "5"),
         Key("amoeba on offer", OFFER, "line"),

@@ -145,6 +145,10 @@ def lighten(color, amount: float = 0.5) -> tuple[int, int, int]:
     return tuple(int(c + (255 - c) * amount) for c in color)
 
 
+def darken(color, amount: float = 0.3) -> tuple[int, int, int]:
+    return tuple(int(c * (1 - amount)) for c in color)
+
+
 def readable_ink(fill) -> tuple[int, int, int]:
     """White or black, whichever reads better on ``fill``."""
     if fill is None:
