@@ -204,7 +204,8 @@ def _text_axes(grid: TextGrid, cells, col, left_edge: int) -> None:
     """r= labels in a margin left of the board, q= labels around it."""
     top = min(r for _, r in cells)
     bottom = max(r for _, r in cells)
-    margin = left_edge - 7
+    widest = max(len(f"q={q}") for q, _ in cells)  # side q= labels end 2 left of their cell
+    margin = left_edge - widest - 4
     for r, text in hex_row_labels(cells).items():
         grid.put(margin, r, text, "right")
     number_lines = {"above": top - 1, "below": bottom + 1}
