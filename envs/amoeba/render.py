@@ -261,6 +261,13 @@ def _legend_keys(n: int) -> list[Key]:
     keys += [
         Key("nucleus (number: segments)", seat_color(0), "disc", INK, "5"),
         Key("amoeba on offer", OFFER, "line"),
+        Key(
+            "under a hand tile: its pink ports 0-7, clockwise from the top left; | between pieces",
+            None,
+            "text",
+            None,
+            "0|17",
+        ),
     ]
     return keys
 
