@@ -9,6 +9,7 @@ from meeplezoo import envs
 from meeplezoo.agents.base import SeatView
 from meeplezoo.agents.human import HumanAgent
 from meeplezoo.agents.random_agent import RandomAgent
+from meeplezoo.cli import add_config_option
 
 HELP = "play a game in the terminal against bots or hot-seat"
 
@@ -16,7 +17,7 @@ HELP = "play a game in the terminal against bots or hot-seat"
 def add_arguments(parser) -> None:
     parser.add_argument("game", help="game name, e.g. gem_mountain (see 'meeplezoo list')")
     parser.add_argument("--players", type=int, default=None, help="number of players")
-    parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE", help="game config")
+    add_config_option(parser, "game settings, e.g. map_rows=8")
     parser.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")
     parser.add_argument("--hotseat", action="store_true", help="every seat is a person at this keyboard")
     parser.add_argument(

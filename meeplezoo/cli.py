@@ -4,6 +4,11 @@ Each subcommand lives beside the code it drives (``meeplezoo.training.cli``
 for ``train``, ``meeplezoo.benchmarks.cli`` for ``bench``...) and exposes ``HELP``,
 ``add_arguments(parser)`` and ``run(args) -> int``. Only the chosen one is
 imported, so ``meeplezoo list`` never pays for torch.
+
+Errors are handled here, once for every subcommand: a mistake (a bad
+argument, an unknown game, a missing or malformed file, an optional extra
+that is not installed) is one line on stderr and exit status 2, never a
+traceback.
 """
 
 from __future__ import annotations
@@ -20,6 +25,77 @@ SUBCOMMANDS: dict[str, str] = {
     "train": "meeplezoo.training.cli",
     "bench": "meeplezoo.benchmarks.cli",
 }
+
+USAGE_ERROR = 2
+
+# The optional extra that brings each top-level module a command may miss.
+EXTRA_OF_MODULE: dict[str, str] = {
+    "torch": "train",
+    "stable_baselines3": "train",
+    "sb3_contrib": "train",
+    "tensorboard": "train",
+    "ray": "distributed",
+}
+
+CONFIG_OPTION = "--config"
+
+
+class CommandParser(argparse.ArgumentParser):
+    """argparse for the meeplezoo commands.
+
+    A usage mistake prints one line (not the usage block) and exits 2, like
+    every other error of the command. ``--config`` pairs can be repeated
+    (``--config a=1 --config b=2``) or listed after one ``--config``; a word
+    without ``=`` ends the list, so a game name written after the pairs stays
+    the positional it is.
+    """
+
+    def error(self, message: str):
+        self.exit(USAGE_ERROR, f"{self.prog}: {message} (see '{self.prog} --help')\n")
+
+    def parse_known_args(self, args=None, namespace=None):
+        words = sys.argv[1:] if args is None else list(args)
+        return super().parse_known_args(split_config_runs(words), namespace)
+
+
+def split_config_runs(words: list[str]) -> list[str]:
+    """``--config a=1 b=2 game`` -> ``--config a=1 --config b=2 game``.
+
+    After the first pair, only words holding ``=`` (and not starting with
+    ``-``) continue the list; game names never hold ``=``, so they are never
+    taken for a config pair."""
+    out: list[str] = []
+    expecting = None  # "value": the word after --config; "more": further pairs may follow
+    for i, word in enumerate(words):
+        if word == "--":
+            out.extend(words[i:])
+            break
+        if expecting == "value":
+            out.append(word)
+            expecting = "more"
+            continue
+        if expecting == "more" and "=" in word and not word.startswith("-"):
+            out += [CONFIG_OPTION, word]
+            continue
+        if word == CONFIG_OPTION:
+            expecting = "value"
+        elif word.startswith(CONFIG_OPTION + "="):
+            expecting = "more"
+        else:
+            expecting = None
+        out.append(word)
+    return out
+
+
+def add_config_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """The one ``--config KEY=VALUE`` option, the same in every subcommand."""
+    parser.add_argument(
+        CONFIG_OPTION,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=f"{help}; repeat it or list several pairs (--config a=1 b=2)",
+    )
 
 
 def _available() -> dict[str, object]:
@@ -43,6 +119,35 @@ def _usage(found: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
+def one_line(text: str) -> str:
+    """An error message on one line: a wrapped or multi-line message from a
+    library would otherwise look like several errors."""
+    return " ".join(str(text).split())
+
+
+def describe_error(exc: BaseException) -> str:
+    """What went wrong, for a person: the file and the reason for a file
+    error, the extra to install for a missing module, the message otherwise."""
+    if isinstance(exc, ModuleNotFoundError):
+        top = (exc.name or "").split(".")[0]
+        extra = EXTRA_OF_MODULE.get(top)
+        if extra:
+            return f"needs the '{extra}' extra (module {top} is missing): pip install 'meeplezoo[{extra}]'"
+        return f"a dependency is missing: module {exc.name or exc} (reinstall meeplezoo)"
+    if isinstance(exc, OSError) and exc.filename is not None:
+        target = f"{exc.filename} -> {exc.filename2}" if exc.filename2 is not None else f"{exc.filename}"
+        return f"{target}: {exc.strerror or exc}"
+    if isinstance(exc, KeyError):
+        return f"missing entry {exc}"
+    return str(exc) or type(exc).__name__
+
+
+def fail(command: str, exc: BaseException) -> int:
+    """Report ``exc`` as the one error line of ``command``; returns the exit status."""
+    print(f"{command}: {one_line(describe_error(exc))}", file=sys.stderr)
+    return USAGE_ERROR
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
@@ -50,20 +155,26 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     name = argv[0]
     if name not in SUBCOMMANDS:
-        print(f"meeplezoo: unknown command {name!r}\n", file=sys.stderr)
-        print(_usage(_available()), file=sys.stderr)
-        return 2
+        print(
+            f"meeplezoo: unknown command {name!r}; commands: {', '.join(SUBCOMMANDS)} "
+            "(see 'meeplezoo --help')",
+            file=sys.stderr,
+        )
+        return USAGE_ERROR
+    command = f"meeplezoo {name}"
     module = importlib.import_module(SUBCOMMANDS[name])
-    parser = argparse.ArgumentParser(prog=f"meeplezoo {name}", description=getattr(module, "HELP", None))
+    parser = CommandParser(prog=command, description=getattr(module, "HELP", None))
     module.add_arguments(parser)
-    args = parser.parse_args(argv[1:])
+    try:
+        args = parser.parse_args(argv[1:])
+    except SystemExit as exc:  # --help (0) or a usage error, already printed on one line
+        return int(exc.code or 0)
     try:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:
         return 130
-    except ValueError as exc:
-        print(f"meeplezoo {name}: {exc}", file=sys.stderr)
-        return 2
+    except (ValueError, OSError, KeyError, ImportError) as exc:
+        return fail(command, exc)
 
 
 def parse_config(pairs: list[str] | None) -> dict:

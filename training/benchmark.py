@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from meeplezoo import envs
+from meeplezoo.cli import CommandParser, add_config_option
 from meeplezoo.training import configs
 from meeplezoo.training.evaluate import versus
 from meeplezoo.training.league import load_policy
@@ -226,9 +227,7 @@ def write_summary(folder: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m meeplezoo.training.benchmark", description=__doc__.splitlines()[0]
-    )
+    parser = CommandParser(prog="python -m meeplezoo.training.benchmark", description=__doc__.splitlines()[0])
     parser.add_argument("game", nargs="?")
     parser.add_argument("--summary", action="store_true", help="only rebuild training.md from the JSON files")
     parser.add_argument("--players", type=int)
@@ -239,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="run folder (default runs/benchmark_<game>)")
     parser.add_argument("--results", default="benchmarks/results")
-    parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE", help="training settings")
+    add_config_option(parser, "training settings")
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
     if args.summary:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from meeplezoo.cli import add_config_option
+
 HELP = "train an agent by self-play (MaskablePPO, or RLlib PPO on Ray), then play it against random and MCTS"
 
 
@@ -14,12 +16,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--timesteps", type=int, default=20_000, help="learner steps to train (more, with --resume)"
     )
     parser.add_argument("--envs", type=int, default=1, help="parallel envs (worker processes when > 1)")
-    parser.add_argument(
-        "--config",
-        nargs="*",
-        default=[],
-        metavar="KEY=VALUE",
-        help="game settings and training settings (see training/configs), e.g. ent_coef=0.02",
+    add_config_option(
+        parser, "game settings and training settings (see training/configs), e.g. ent_coef=0.02"
     )
     parser.add_argument("--out", help="run folder (default runs/<game>; with --resume, that run's folder)")
     parser.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its newest checkpoint")
@@ -53,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
     if args.timesteps < 1:
         raise ValueError("--timesteps must be at least 1")
     console = Console()
+    if not console.is_terminal:  # piped or logged: don't squeeze the tables to 80 columns
+        console = Console(width=150)
     if args.backend == "rllib":
         return run_rllib(args, console)
     summary = train(
