@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import copy
 import itertools
+import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -270,10 +272,11 @@ def tournament(
     workers: int = 1,
     config: dict | None = None,
     out=None,
-    progress: bool = True,
+    progress: bool | Callable[[int, int], None] = True,
     record: bool = False,
     backend: str = "local",
     address: str | None = None,
+    save: bool = True,
 ):
     """Play ``games`` games between the entrants and rate them.
 
@@ -284,7 +287,11 @@ def tournament(
     any worker count. ``backend="ray"`` runs the games as Ray tasks (on a
     local Ray instance, or the cluster at ``address``) with the same results
     as a local run. With ``out`` the report (JSON, CSV, PNG) is written
-    there, and with ``record`` also one replay file per game.
+    there, and with ``record`` also one replay file per game; the folder is
+    checked (or created) before the first game, so a bad ``out`` costs no
+    play. ``save=False`` leaves the writing to the caller, who may want to
+    show the results first (``result.save(out)``). ``progress`` shows a bar,
+    or is called with (games done, games) after each game.
     Returns an :class:`meeplezoo.agents.arena_report.TournamentResult`.
     """
     from meeplezoo.agents.arena_report import TournamentResult
@@ -311,14 +318,29 @@ def tournament(
     tasks = [(i, tables[i], derive_seed(seed, 2, i), bool(record)) for i in range(games)]
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    if out is not None:
+        prepare_report_folder(out)
     results = _run_tasks(game, specs, labels, tasks, workers, progress, backend, address)
     results.sort(key=lambda r: r.index)
     report = TournamentResult(
         game=game.info.name, config=dict(game.config), players=n, agents=labels, seed=seed, matches=results
     )
-    if out is not None:
+    if out is not None and save:
         report.save(out)
     return report
+
+
+def prepare_report_folder(out) -> Path:
+    """Create the report folder ``out`` (or accept an existing one) before
+    any game is played: an existing file or an unwritable place there is an
+    error now, not after the whole tournament."""
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"report folder {str(out)!r} is an existing file, not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"report folder {str(out)!r} is not writable")
+    return folder
 
 
 def _run_tasks(
@@ -327,7 +349,7 @@ def _run_tasks(
     labels,
     tasks,
     workers: int,
-    progress: bool,
+    progress: bool | Callable[[int, int], None],
     backend: str = "local",
     address: str | None = None,
 ) -> list[MatchResult]:
@@ -357,7 +379,24 @@ def _run_tasks(
     return results
 
 
-def _progress(total: int, enabled: bool, name: str):
+class _CallbackBar:
+    """The bar interface ``_run_tasks`` drives, reporting to a function:
+    lets a caller with its own display (the trainer's) show arena progress."""
+
+    def __init__(self, total: int, report: Callable[[int, int], None]) -> None:
+        self.total, self.done, self.report = total, 0, report
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+        self.report(self.done, self.total)
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, enabled: bool | Callable[[int, int], None], name: str):
+    if callable(enabled):
+        return _CallbackBar(total, enabled)
     from tqdm import tqdm
 
     return tqdm(total=total, disable=not enabled, desc=name, unit="game", leave=False)

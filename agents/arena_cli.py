@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from meeplezoo.cli import add_config_option
+
 HELP = "play bots against each other and rate them (openskill)"
 
 
@@ -23,7 +25,7 @@ def add_arguments(parser) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
-    parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE", help="game config")
+    add_config_option(parser, "game settings, e.g. num_players=3")
     parser.add_argument("--out", default=None, help="folder for summary.json, CSVs and report.png")
     parser.add_argument(
         "--replays", action="store_true", help="also save every game as a replay in OUT/replays"
@@ -43,6 +45,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    """Play and print the tables, then write the report: the folder is
+    checked before the first game, and should writing still fail the
+    results are on the screen already (the error follows them)."""
     from meeplezoo.agents.arena import tournament
     from meeplezoo.cli import parse_config
 
@@ -63,8 +68,10 @@ def run(args) -> int:
         record=args.replays,
         backend=args.backend,
         address=args.address,
+        save=False,
     )
     result.print()
     if args.out:
+        result.save(args.out)
         print(f"report written to {args.out}")
     return 0
