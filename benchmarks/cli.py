@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
+
+from meeplezoo.cli import add_config_option
 
 HELP = "time each game's step loop beside PettingZoo classic peers and an API floor"
 
@@ -33,9 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="GAME",
         help="instead of timing, profile GAME's AEC and rules loops and print the hot spots",
     )
-    parser.add_argument(
-        "--config", nargs="*", default=[], metavar="KEY=VALUE", help="game config for --profile"
-    )
+    add_config_option(parser, "game settings for --profile")
 
 
 def _command(args: argparse.Namespace) -> str:
@@ -59,10 +61,26 @@ def _command(args: argparse.Namespace) -> str:
     return " ".join(parts)
 
 
+def check_report_path(option: str, path: str | None) -> None:
+    """Refuse a report path that cannot be written before anything is
+    timed: a folder, or a place under an existing file."""
+    if not path:
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"{option} {path}: is a folder, give a file name")
+    existing = next((p for p in target.parents if p.exists()), Path("."))
+    if not existing.is_dir():
+        raise ValueError(f"{option} {path}: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK):
+        raise ValueError(f"{option} {path}: {existing} is not writable")
+
+
 def run(args: argparse.Namespace) -> int:
     import dataclasses
 
     from rich.console import Console
+    from rich.markup import escape
 
     from meeplezoo.benchmarks import report, suite
     from meeplezoo.benchmarks.subjects import select_subjects
@@ -74,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
 
         print(profile(args.profile, parse_config(args.config), seed=args.seed))
         return 0
+    check_report_path("--json", args.json)
+    check_report_path("--markdown", args.markdown)
     settings = (
         Settings.quick(args.seed, args.clock) if args.quick else Settings(seed=args.seed, clock=args.clock)
     )
@@ -86,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     subjects, skipped = select_subjects(args.games)
     console = Console(stderr=True)
     for name, why in skipped.items():
-        console.print(f"[yellow]skipping peer {name}: {why}[/]")
+        console.print(f"[yellow]skipping peer {name}: {escape(why)}[/]")
     with console.status("measuring") as status:
         result = suite.run(
             subjects,

@@ -7,6 +7,7 @@ import pytest
 from meeplezoo import envs
 from meeplezoo.benchmarks.subjects import PEERS, select_subjects
 from meeplezoo.cli import main
+from tests.cli_helpers import assert_one_error_line
 
 
 def test_quick_bench_covers_every_game_peer_and_the_floor(tmp_path, capsys):
@@ -32,11 +33,12 @@ def test_games_option_always_adds_baseline_and_floor():
 
 def test_unknown_subject_is_refused(capsys):
     assert main(["bench", "--games", "no_such_game"]) == 2
-    assert "unknown benchmark subject" in capsys.readouterr().err
+    assert_one_error_line(capsys.readouterr().err, "unknown benchmark subject", "no_such_game")
 
 
-def test_fewer_than_five_repeats_is_refused():
+def test_fewer_than_five_repeats_is_refused(capsys):
     assert main(["bench", "--games", "floor", "--repeats", "3"]) == 2
+    assert_one_error_line(capsys.readouterr().err, "--repeats")
 
 
 @pytest.mark.parametrize("name", envs.names() or [None])
@@ -56,3 +58,26 @@ def test_missing_peer_is_skipped_with_the_install_hint(monkeypatch):
     found, skipped = subjects.peer_subjects()
     assert found == []
     assert "no_such_package" in skipped["absent_v0"] and "meeplezoo[bench]" in skipped["absent_v0"]
+
+
+def test_missing_peer_hint_keeps_the_extra_in_brackets(monkeypatch, capsys):
+    from meeplezoo.benchmarks import subjects
+
+    # the baseline peer, always added, is what a machine without the bench extra misses
+    monkeypatch.setattr(subjects, "PEERS", [(subjects.BASELINE, "no_such_package.connect_four_v3", {})])
+    assert main(["bench", "--games", "floor", "--quick", "--repeats", "5", "--seconds", "0.005"]) == 0
+    assert "pip install 'meeplezoo[bench]'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--json", "--markdown"])
+def test_unwritable_report_path_is_refused_before_timing(option, tmp_path, capsys, monkeypatch):
+    from meeplezoo.benchmarks import suite
+
+    monkeypatch.setattr(suite, "run", lambda *a, **k: pytest.fail("timed before checking the report path"))
+    assert main(["bench", "--games", "floor", option, str(tmp_path)]) == 2
+    assert_one_error_line(capsys.readouterr().err, option, str(tmp_path))
+    (tmp_path / "a_file").write_text("keep me")
+    assert main(["bench", "--games", "floor", option, str(tmp_path / "a_file" / "bench.json")]) == 2
+    assert_one_error_line(capsys.readouterr().err, "a_file")
+    assert [p.name for p in tmp_path.iterdir()] == ["a_file"]
+    assert (tmp_path / "a_file").read_text() == "keep me"
