@@ -30,7 +30,7 @@ A player who **starts** a turn with 5 placed resources of their colour wins.
 both players place their defenders alternately, Amethyst first; then Amber
 takes the first main turn (so Amber acts twice in a row at the boundary).
 The full rules as implemented, with a board picture and every
-interpretation, are in `seeds/amethyst_amber.md`.
+interpretation, are in `seeds/amethyst_amber.md` in the repository (`meeplezoo rules amethyst_amber` when installed).
 
 ### Frames
 

@@ -25,7 +25,7 @@ top of an opponent's complete amoeba of four or more segments can split it:
 the splitter takes the largest part(s). When the tiles run out, or nobody has
 a nucleus left, every owned amoeba scores one point per segment.
 
-Full rules as implemented, with every interpretation: `seeds/amoeba.md`.
+Full rules as implemented, with every interpretation: `seeds/amoeba.md` in the repository (`meeplezoo rules amoeba` when installed).
 
 ## Turn and actions
 

@@ -24,7 +24,7 @@ tiles are spent before or after the grab to bend the rules (move the arrow,
 dig a layer deeper, take extra tiles). Four modules add face-down tiles (Dark
 Tunnels), a second arrow, tiles split into sections (Gemshards) and chaotic
 actions (Golden Actions). The full rules as implemented, with every
-interpretation, are in `seeds/gem_mountain.md`.
+interpretation, are in `seeds/gem_mountain.md` in the repository (`meeplezoo rules gem_mountain` when installed).
 
 ### Arguments
 

@@ -34,7 +34,7 @@ Ace low, King high, ties to the attacker). The loser goes home for a turn and
 drops its sack. The first gang to deliver 8 sacks wins.
 
 The full rules as implemented, with every interpretation, are in
-`seeds/gold_rush_gangs.md`.
+`seeds/gold_rush_gangs.md` in the repository (`meeplezoo rules gold_rush_gangs` when installed).
 
 ### Arguments
 

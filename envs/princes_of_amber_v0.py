@@ -21,7 +21,8 @@ answer out of turn with Negate, Block, Capture and other cards: during such a
 response window the responding player is the agent to act. A player wins by
 holding Amber while every prince of the other players is dead or captured, by
 holding Amber for five consecutive turns of their own, or by being the last
-player left. The full rules as implemented are in `seeds/princes_of_amber.md`.
+player left. The full rules as implemented are in `seeds/princes_of_amber.md` in the repository
+(`meeplezoo rules princes_of_amber` when installed).
 
 ### Observation space
 

@@ -19,6 +19,7 @@ import sys
 
 SUBCOMMANDS: dict[str, str] = {
     "list": "meeplezoo.envs.list_cli",
+    "rules": "meeplezoo.envs.rules_cli",
     "play": "meeplezoo.agents.play_cli",
     "arena": "meeplezoo.agents.arena_cli",
     "replay": "meeplezoo.agents.replay_cli",
