@@ -28,8 +28,9 @@ def show(
     sleep=time.sleep,
 ) -> int:
     """Print the positions of ``record`` from move ``start`` on (the final
-    one always); returns how many positions were shown."""
-    from meeplezoo.envs.core.replay import replay_states
+    one always); returns how many positions were shown. A move is checked
+    before it is named, so a tampered log stops with a ReplayError."""
+    from meeplezoo.envs.core.replay import check_replayed_action, replay_states
 
     header = f"{record.game} seed={record.seed} config={record.config}"
     agents = record.meta.get("agents")
@@ -39,6 +40,8 @@ def show(
     total = len(record.actions)
     shown, last_move, state = 0, None, None
     for i, state in enumerate(replay_states(record)):
+        if i == 0:
+            check_viewer(viewer, state.game.num_players)
         visible = i >= start or i == total
         if visible:
             if last_move is not None:
@@ -47,6 +50,7 @@ def show(
             shown += 1
         if i == total:
             break
+        check_replayed_action(state, i, record.actions[i])
         last_move = f"player_{state.current_player} plays {state.action_to_string(record.actions[i])}"
         if not visible:
             continue
@@ -62,6 +66,13 @@ def show(
         returns = ", ".join(f"{r:+.2f}" for r in state.returns())
         output_fn(f"\ngame over after {total} moves; returns {returns}")
     return shown
+
+
+def check_viewer(viewer: int | None, num_players: int) -> None:
+    """A seat of this game or None (everything): a render from a seat that
+    does not exist would fail, or show another seat's secrets."""
+    if viewer is not None and not 0 <= viewer < num_players:
+        raise ValueError(f"--viewer {viewer} is not a seat of this game (seats 0-{num_players - 1})")
 
 
 def run(args) -> int:

@@ -63,7 +63,16 @@ class ReplayRecord:
 
     @classmethod
     def load(cls, path: str | Path) -> ReplayRecord:
-        return cls.from_json(Path(path).read_text())
+        """Read a replay file; a file that is not a replay raises a
+        ReplayError naming the file (a missing one, the OSError)."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise ReplayError(f"{path} is not a replay (not a text file)") from None
+        try:
+            return cls.from_json(text)
+        except ReplayError as exc:
+            raise ReplayError(f"{path}: {exc}") from None
 
 
 def replay_states(record: ReplayRecord) -> Iterator[Any]:
@@ -81,12 +90,19 @@ def replay_states(record: ReplayRecord) -> Iterator[Any]:
     state = game.new_initial_state(record.seed)
     yield state
     for i, a in enumerate(record.actions):
-        if state.done:
-            raise ReplayError(f"action #{i} ({a}) comes after the game ended")
-        if not 0 <= a < game.num_actions or not state.legal_action_mask()[a]:
-            raise ReplayError(f"action #{i} ({a}) is not legal in the replayed position")
+        check_replayed_action(state, i, a)
         state.apply(a)
         yield state
+
+
+def check_replayed_action(state, index: int, action: int) -> None:
+    """Raise ReplayError unless ``action`` (move ``index`` of a log) is legal
+    in ``state``. Callers that name a move before playing it check it first:
+    a tampered number (-1, 10**30) has no name."""
+    if state.done:
+        raise ReplayError(f"action #{index} ({action}) comes after the game ended")
+    if not 0 <= action < state.game.num_actions or not state.legal_action_mask()[action]:
+        raise ReplayError(f"action #{index} ({action}) is not legal in the replayed position")
 
 
 def replay_final_state(record: ReplayRecord):
