@@ -1,10 +1,12 @@
-"""Stable-Baselines3 callbacks of a self-play run: the league's feed and the
-periodic evaluation that keeps the best model."""
+"""Stable-Baselines3 callbacks of a self-play run: the league's feed, the
+periodic evaluation that keeps the best model, and the progress display."""
 
 from __future__ import annotations
 
 import json
+import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from stable_baselines3.common.callbacks import BaseCallback
@@ -56,8 +58,10 @@ class EvalCallback(BaseCallback):
         opponents: list[tuple[str, int]],
         seed: int = 0,
         deterministic: bool = False,
+        on_status: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__()
+        self.on_status = on_status
         self.deterministic = deterministic
         self.game = game
         self.out = Path(out)
@@ -79,12 +83,17 @@ class EvalCallback(BaseCallback):
             self.evaluate()
         return True
 
+    def _say(self, text: str) -> None:
+        if self.on_status is not None:
+            self.on_status(text)
+
     def evaluate(self) -> dict:
         t0 = time.perf_counter()
         results = []
         for k, (spec, games) in enumerate(self.opponents):
             if games <= 0:
                 continue
+            self._say(f"evaluating against {spec}: 0/{games} games")
             r = versus(
                 self.game,
                 self.model.policy,
@@ -92,6 +101,9 @@ class EvalCallback(BaseCallback):
                 games,
                 seed=self.seed + k,
                 deterministic=self.deterministic,
+                progress=lambda done, total, spec=spec: self._say(
+                    f"evaluating against {spec}: {done}/{total} games"
+                ),
             )
             name = spec.split(":")[0]
             for key in ("win_rate", "score_rate", "mean_return", "rating"):
@@ -110,7 +122,60 @@ class EvalCallback(BaseCallback):
         self.logger.record("eval/score", score)
         self.logger.dump(self.num_timesteps)
         self.seconds += time.perf_counter() - t0
+        self._say("training")
         return entry
+
+
+def planned_steps(timesteps: int, n_steps: int, n_envs: int) -> int:
+    """The learner steps ``learn(timesteps)`` really makes: PPO collects
+    whole rollouts of ``n_steps`` per env, so it rounds up to a multiple of
+    ``n_steps * n_envs`` (20,000 asked with rollouts of 1,024 are 20,480)."""
+    rollout = n_steps * n_envs
+    return math.ceil(timesteps / rollout) * rollout
+
+
+class ProgressCallback(BaseCallback):
+    """A rich progress bar of this run's learner steps, sized to what the
+    run will really make (``planned_steps``) so it ends full, at the true
+    count. ``status`` replaces its label, which the evaluation uses to say
+    what it is playing while the steps stand still."""
+
+    def __init__(self, total: int, console=None) -> None:
+        super().__init__()
+        self.total = int(total)
+        self.console = console
+        self.progress = None
+        self.task = None
+        self.start = 0
+
+    def _on_training_start(self) -> None:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        self.start = self.num_timesteps
+        self.progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed:,.0f}/{task.total:,.0f} steps"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=self.console,
+        )
+        self.task = self.progress.add_task("training", total=self.total)
+        self.progress.start()
+
+    def status(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, description=text)
+
+    def _on_step(self) -> bool:
+        self.progress.update(self.task, completed=self.num_timesteps - self.start)
+        return True
+
+    def _on_training_end(self) -> None:
+        done = self.num_timesteps - self.start
+        # a run stopped early (or sized otherwise) still ends at the steps it made
+        self.progress.update(self.task, total=done, completed=done, description="trained")
+        self.progress.stop()
 
 
 class CheckpointCallback(BaseCallback):

@@ -6,19 +6,30 @@ entrants.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from meeplezoo.agents.arena import tournament
 from meeplezoo.agents.arena_report import wilson_interval
 from meeplezoo.envs.core.state import Game
 from meeplezoo.training.league import PolicyOpponent
 
 
-def versus(game: Game, policy, opponent: str, games: int, seed: int = 0, deterministic: bool = False) -> dict:
+def versus(
+    game: Game,
+    policy,
+    opponent: str,
+    games: int,
+    seed: int = 0,
+    deterministic: bool = False,
+    progress: bool | Callable[[int, int], None] = False,
+) -> dict:
     """The policy (sampled, or greedy with ``deterministic``) against
     ``num_players - 1`` copies of ``opponent`` for ``games`` games:
     counts of wins (the policy alone best), draws and losses, win and score
     rates (draws count half) with 95% intervals of both, the policy's mean
     return, the mean game length and both openskill ordinals (``rating``,
-    ``opponent_rating``)."""
+    ``opponent_rating``). ``progress`` is the arena's: a bar, or a function
+    called with (games done, games)."""
     n = game.num_players
     if games <= 0:
         return {
@@ -36,7 +47,7 @@ def versus(game: Game, policy, opponent: str, games: int, seed: int = 0, determi
             "mean_length": 0.0,
         }
     entrants = [PolicyOpponent(policy, deterministic=deterministic, label="policy")] + [opponent] * (n - 1)
-    result = tournament(game, entrants, games, players=n, seed=seed, workers=1, progress=False)
+    result = tournament(game, entrants, games, players=n, seed=seed, workers=1, progress=progress)
     wins = int(result.wins[0])
     draws = int(result.draws[0])
     score = wins + 0.5 * draws

@@ -217,8 +217,8 @@ def train_rllib(
                 refresh_snapshot(algo, settings, k)
     start_steps, t0 = done_steps, time.perf_counter()
     bar = tqdm(
-        total=timesteps,
-        initial=min(done_steps, timesteps),
+        total=max(timesteps, done_steps),
+        initial=done_steps,
         disable=not progress,
         unit="step",
         desc=f"rllib {settings.game}",
@@ -228,7 +228,9 @@ def train_rllib(
         result = algo.train()
         iterations += 1
         steps = env_steps(result)
-        bar.update(max(0, min(steps, timesteps) - done_steps))
+        if steps > bar.total:  # an iteration samples whole batches: end the bar at the real count
+            bar.total = steps
+        bar.update(max(0, steps - done_steps))
         done_steps = max(done_steps, steps)
         if (
             settings.policy_mode == "shared"

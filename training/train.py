@@ -16,6 +16,7 @@ continues the step count (``timesteps`` more steps).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -125,9 +126,16 @@ def train(
     game settings and training settings (:mod:`meeplezoo.training.configs`).
     """
     import torch
+    from rich.console import Console
     from sb3_contrib import MaskablePPO
 
-    from meeplezoo.training.callbacks import CheckpointCallback, EvalCallback, LeagueCallback
+    from meeplezoo.training.callbacks import (
+        CheckpointCallback,
+        EvalCallback,
+        LeagueCallback,
+        ProgressCallback,
+        planned_steps,
+    )
 
     if resume is not None:
         run_dir = Path(resume)
@@ -157,6 +165,8 @@ def train(
         params["eval_every"] = eval_every
     if eval_games is not None:
         params["eval_games"] = eval_games
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"run folder {str(out)!r} is an existing file, not a folder")
     out.mkdir(parents=True, exist_ok=True)
     run_info = {
         "game": _describe_game(game),
@@ -186,7 +196,15 @@ def train(
             tensorboard_log=str(out / "tb"),
             **configs.ppo_kwargs(params, rules),
         )
+    console = console or Console()
     start_steps = int(model.num_timesteps)
+    planned = planned_steps(int(timesteps), int(model.n_steps), n_envs)
+    if planned != int(timesteps):
+        console.print(
+            f"{int(timesteps):,} steps asked: PPO learns in whole rollouts of "
+            f"{model.n_steps * n_envs:,} steps, so this run makes {planned:,}"
+        )
+    bar = ProgressCallback(planned, console) if progress else None
     opponents = [
         ("random", int(params["eval_games"])),
         (params["eval_mcts_spec"], int(params["eval_mcts_games"])),
@@ -198,18 +216,19 @@ def train(
         opponents,
         seed=seed + 1000,
         deterministic=bool(params["eval_deterministic"]),
+        on_status=bar.status if bar else None,
     )
     callbacks = [
         LeagueCallback(league_dir, int(params["snapshot_every"])),
         CheckpointCallback(out / "checkpoints", int(params["checkpoint_every"])),
         evaluator,
+        *([bar] if bar else []),
     ]
     env_before = venv.env_method("timing")
     t0 = time.perf_counter()
     model.learn(
         total_timesteps=int(timesteps),
         callback=callbacks,
-        progress_bar=progress,
         reset_num_timesteps=resume is None,
         tb_log_name="selfplay",
     )
@@ -236,14 +255,23 @@ def train(
     (out / "training_stats.json").write_text(json.dumps(stats, indent=2))
     summary = {"out": str(out), "final_model": str(final_path), "stats": stats, "run": run_info}
     if final_eval:
-        summary["final_eval"] = final_evaluation(rules, out, final_path, params, seed, console)
+        summary["final_eval"] = final_evaluation(rules, out, final_path, params, seed, console, progress)
     return summary
 
 
-def final_evaluation(rules: Game, out: Path, final_path: Path, params: dict, seed: int, console=None) -> dict:
+def final_evaluation(
+    rules: Game,
+    out: Path,
+    final_path: Path,
+    params: dict,
+    seed: int,
+    console=None,
+    progress: bool = False,
+) -> dict:
     """A short arena tournament of the best model by evaluation (else the
     final one) with random and MCTS; prints its tables and saves the report
-    under ``arena/`` (plus ``final_eval.json``)."""
+    under ``arena/`` (plus ``final_eval.json``). With ``progress`` a status
+    line counts the games, which take a while on the long games."""
     from rich.console import Console
 
     console = console or Console()
@@ -259,16 +287,20 @@ def final_evaluation(rules: Game, out: Path, final_path: Path, params: dict, see
     console.print(
         f"[bold]{rules.info.title}[/bold], {rules.num_players} players: {chosen.name} against random and MCTS"
     )
-    result = tournament(
-        rules,
-        [trained, "random", params["eval_mcts_spec"]],
-        games,
-        players=rules.num_players,
-        seed=seed + 2000,
-        workers=int(params["final_workers"]),
-        out=out / "arena",
-        progress=False,
-    )
+    entrants = [trained, "random", params["eval_mcts_spec"]]
+    with console.status(f"closing games: 0/{games}") if progress else contextlib.nullcontext() as status:
+        result = tournament(
+            rules,
+            entrants,
+            games,
+            players=rules.num_players,
+            seed=seed + 2000,
+            workers=int(params["final_workers"]),
+            out=out / "arena",
+            progress=(lambda done, total: status.update(f"closing games: {done}/{total}"))
+            if progress
+            else False,
+        )
     result.print(console)
     report = {"model": str(chosen), "agents": result.agent_rows(), "pairs": result.pairwise_rows()}
     (out / "final_eval.json").write_text(json.dumps(report, indent=2))
