@@ -202,7 +202,8 @@ def train(
     if planned != int(timesteps):
         console.print(
             f"{int(timesteps):,} steps asked: PPO learns in whole rollouts of "
-            f"{model.n_steps * n_envs:,} steps, so this run makes {planned:,}"
+            f"{model.n_steps * n_envs:,} steps, so this run makes {planned:,}",
+            soft_wrap=True,
         )
     bar = ProgressCallback(planned, console) if progress else None
     opponents = [
