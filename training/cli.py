@@ -89,10 +89,11 @@ def run_rllib(args: argparse.Namespace, console) -> int:
         raise ValueError("--num-env-runners must be at least 0")
     out = args.resume or args.out
     if args.resume:
-        import json
         from pathlib import Path
 
-        saved = json.loads((Path(args.resume) / "rllib_run.json").read_text())["settings"]
+        from meeplezoo.training.train import load_run_file
+
+        saved = load_run_file(Path(args.resume) / "rllib_run.json", ("settings",))["settings"]
         settings = RLlibSettings(
             **{**saved, "hidden": tuple(saved["hidden"]), "num_env_runners": args.num_env_runners}
         )

@@ -59,6 +59,21 @@ def _numbered(folder: Path, pattern: re.Pattern) -> list[tuple[int, Path]]:
     return sorted(found)
 
 
+def load_run_file(path: str | Path, required: tuple[str, ...] = ()) -> dict:
+    """A run folder's JSON record; a damaged one is a ValueError naming the
+    file (a missing one, the OSError), so ``--resume`` of a wrong folder says
+    which file is wrong."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path} is not a run record: {exc}") from None
+    missing = [key for key in required if not isinstance(data, dict) or key not in data]
+    if missing:
+        raise ValueError(f"{path} is not a run record (missing {', '.join(missing)})")
+    return data
+
+
 def latest_checkpoint(run_dir: str | Path) -> Path:
     found = _numbered(Path(run_dir) / "checkpoints", _CHECKPOINT)
     if not found:
@@ -139,7 +154,7 @@ def train(
 
     if resume is not None:
         run_dir = Path(resume)
-        saved = json.loads((run_dir / RUN_FILE).read_text())
+        saved = load_run_file(run_dir / RUN_FILE, ("game", "game_config", "overrides", "seed"))
         if game is None:
             game = saved["game"]
         elif _describe_game(game) != saved["game"]:

@@ -140,3 +140,24 @@ def test_parallel_envs_train_in_worker_processes(tmp_path):
     assert 0 < summary["stats"]["env_share"] <= 1.0 + 1e-9
     # both workers received the league's snapshots
     assert len(list((tmp_path / "league").glob("*.pt"))) == 2
+
+
+@pytest.mark.parametrize("content", ["{not json", "[]", '{"game": "amoeba_v0"}'])
+def test_resume_of_a_damaged_run_file_is_one_line(content, tmp_path, capsys):
+    from tests.cli_helpers import assert_one_error_line
+
+    (tmp_path / "run.json").write_text(content)
+    assert main(["train", "--resume", str(tmp_path), "--timesteps", "8", "--no-progress"]) == 2
+    assert_one_error_line(capsys.readouterr().err, str(tmp_path / "run.json"))
+    assert [p.name for p in tmp_path.iterdir()] == ["run.json"]
+
+
+def test_train_refuses_a_file_as_its_run_folder(tmp_path, capsys):
+    from tests.cli_helpers import assert_one_error_line
+
+    (tmp_path / "a_file").write_text("keep me")
+    assert (
+        main(["train", "amoeba", "--out", str(tmp_path / "a_file"), "--timesteps", "8", "--no-progress"]) == 2
+    )
+    assert_one_error_line(capsys.readouterr().err, "a_file")
+    assert (tmp_path / "a_file").read_text() == "keep me"
