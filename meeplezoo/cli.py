@@ -40,6 +40,10 @@ EXTRA_OF_MODULE: dict[str, str] = {
 
 CONFIG_OPTION = "--config"
 
+# What a person's mistake raises (a bad value, a file, a missing module); anything else is a bug
+# and keeps its traceback.
+MISTAKES = (ValueError, OSError, KeyError, ImportError)
+
 
 class CommandParser(argparse.ArgumentParser):
     """argparse for the meeplezoo commands.
@@ -174,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:
         return 130
-    except (ValueError, OSError, KeyError, ImportError) as exc:
+    except MISTAKES as exc:
         return fail(command, exc)
 
 

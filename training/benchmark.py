@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from meeplezoo import envs
-from meeplezoo.cli import CommandParser, add_config_option
+from meeplezoo.cli import MISTAKES, CommandParser, add_config_option, fail
 from meeplezoo.training import configs
 from meeplezoo.training.evaluate import versus
 from meeplezoo.training.league import load_policy
@@ -246,7 +246,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args.game:
         parser.error("name a game (or --summary)")
-    record = run(args)
+    try:
+        record = run(args)
+    except MISTAKES as exc:
+        return fail(parser.prog, exc)
     for label, r in record["evaluations"].items():
         print(f"{record['game']} {label}: win rate {r['win_rate']:.0%} vs random over {r['games']} games")
     return 0

@@ -161,3 +161,11 @@ def test_train_refuses_a_file_as_its_run_folder(tmp_path, capsys):
     )
     assert_one_error_line(capsys.readouterr().err, "a_file")
     assert (tmp_path / "a_file").read_text() == "keep me"
+
+
+def test_benchmark_mistakes_are_one_line(capsys):
+    from meeplezoo.training.benchmark import main as benchmark
+    from tests.cli_helpers import assert_one_error_line
+
+    assert benchmark(["nonesuch", "--timesteps", "8"]) == 2
+    assert_one_error_line(capsys.readouterr().err, "nonesuch")
