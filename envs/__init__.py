@@ -18,6 +18,16 @@ _HERE = Path(__file__).parent
 _ENTRY = re.compile(r"^([a-z][a-z0-9_]*_v\d+)\.py$")
 
 
+_VERSION_SUFFIX = re.compile(r"_v\d+$")
+
+
+def strip_version(name: str) -> str:
+    """``name`` without its ``_v<k>`` version suffix (``gem_mountain_v0`` ->
+    ``gem_mountain``): the family name that folders, rules pages and run
+    directories use, which stays put when a game's version moves on."""
+    return _VERSION_SUFFIX.sub("", name)
+
+
 def names() -> list[str]:
     """Registered game names, e.g. ``["amethyst_amber_v0", "gem_mountain_v0"]``."""
     return sorted(m.group(1) for p in _HERE.iterdir() if (m := _ENTRY.match(p.name)))
@@ -33,7 +43,7 @@ def resolve(name: str) -> str:
     """Accept a name with or without its version suffix (``gem_mountain``)."""
     if name in names():
         return name
-    matches = [n for n in names() if re.sub(r"_v\d+$", "", n) == name]
+    matches = [n for n in names() if strip_version(n) == name]
     if len(matches) == 1:
         return matches[0]
     raise ValueError(f"unknown game {name!r}; known games: {', '.join(names())}")

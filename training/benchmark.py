@@ -55,7 +55,7 @@ def reproducible_command(argv: list[str]) -> str:
 
 def run(args: argparse.Namespace) -> dict:
     name = envs.resolve(args.game)
-    base = name.rsplit("_v", 1)[0]
+    base = envs.strip_version(name)
     out = Path(args.out or f"runs/benchmark_{base}")
     from meeplezoo.cli import parse_config
 
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> dict:
 
 def write_report(record: dict, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    base = record["game"].rsplit("_v", 1)[0]
+    base = envs.strip_version(record["game"])
     (folder / f"training_{base}.json").write_text(json.dumps(record, indent=2))
     s = record["stats"]
     n = record["players"]
@@ -184,7 +184,7 @@ def write_summary(folder: Path) -> Path:
         greedy_text = f"{greedy['win_rate']:.0%}" if greedy else "-"
         s = record["stats"]
         lo, hi = r["win_ci95"] if "win_ci95" in r else (None, None)
-        base = record["game"].rsplit("_v", 1)[0]
+        base = envs.strip_version(record["game"])
         settings = {
             **record.get("game_config", {}),
             **{

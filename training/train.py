@@ -171,7 +171,7 @@ def train(
             if isinstance(game, Game):
                 raise ValueError("set the player count on the Game itself")
             game_config["num_players"] = players
-        out = Path(out) if out is not None else Path("runs") / re.sub(r"_v\d+$", "", _describe_game(game))
+        out = Path(out) if out is not None else Path("runs") / envs.strip_version(_describe_game(game))
     if isinstance(game, str):
         game = envs.resolve(game)
     rules = make_game(game, None if isinstance(game, Game) else game_config)

@@ -95,3 +95,12 @@ def test_turn_helpers():
     assert next_seat(0, 4, [True, False, False, True]) == 3
     assert next_seat(1, 3, [False, True, False]) == 1
     assert relative_seats(2, 4) == [2, 3, 0, 1]
+
+
+def test_strip_version_drops_only_the_version_suffix():
+    from meeplezoo.envs import strip_version
+
+    assert strip_version("gem_mountain_v0") == "gem_mountain"
+    assert strip_version("connect_four_v3") == "connect_four"
+    assert strip_version("gem_mountain") == "gem_mountain"
+    assert strip_version("gold_rush_gangs_v12") == "gold_rush_gangs"

@@ -12,8 +12,9 @@ credits each move with its own effect).
 
 from __future__ import annotations
 
-import re
 from typing import Any
+
+from meeplezoo.envs import strip_version
 
 DEFAULTS: dict[str, Any] = {
     # MaskablePPO
@@ -99,14 +100,9 @@ PPO_KEYS = (
 )
 
 
-def base_name(game: str) -> str:
-    """``gem_mountain_v0`` -> ``gem_mountain``."""
-    return re.sub(r"_v\d+$", "", game)
-
-
 def hyperparams(game: str, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """Defaults, then the game's table, then ``overrides`` (unknown keys fail)."""
-    params = {**DEFAULTS, **GAMES.get(base_name(game), {})}
+    params = {**DEFAULTS, **GAMES.get(strip_version(game), {})}
     for key, value in (overrides or {}).items():
         if key not in DEFAULTS:
             raise ValueError(f"unknown training setting {key!r}; known: {', '.join(sorted(DEFAULTS))}")
