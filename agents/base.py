@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from meeplezoo.envs.core.state import make_rng
+from meeplezoo.envs.core.state import derive_rng
 
 
 class SeatView:
@@ -43,7 +43,7 @@ class SeatView:
         else:
             state = self._state.clone()
         if self._state.game.info.chance:
-            state.rng = make_rng(int(rng.integers(2**63)))
+            state.rng = derive_rng(rng, seed_bound=2**63)
         return state
 
 

@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from meeplezoo.agents.base import Agent, SeatView
-from meeplezoo.envs.core.state import make_rng
+from meeplezoo.envs.core.state import derive_rng
 
 DEFAULT_DEPTH = 20  # random moves per rollout before the position is scored
 
@@ -85,11 +85,11 @@ class TreeSearch:
                 child = _Node(len(node.w))
                 child.avail = 1
                 children[a] = child
-                state.apply(a)
+                state.apply_unchecked(a)
                 path.append(child)
                 break
             a, child = self._select(children, legal, player)
-            state.apply(a)
+            state.apply_unchecked(a)
             path.append(child)
             node = child
         values = self._rollout(state)
@@ -116,7 +116,7 @@ class TreeSearch:
             if limit is not None and steps >= limit:
                 return self._leaf_value(state)
             legal = np.flatnonzero(state.legal_action_mask())
-            state.apply(int(legal[int(rng.integers(legal.size))]))
+            state.apply_unchecked(int(legal[int(rng.integers(legal.size))]))
             steps += 1
         return np.asarray(state.returns(), dtype=float)
 
@@ -196,7 +196,7 @@ class MCTSAgent(Agent):
         def sample():
             state = base.clone()
             if chance:
-                state.rng = make_rng(int(rng.integers(2**63)))
+                state.rng = derive_rng(rng, seed_bound=2**63)
             return state
 
         return sample

@@ -551,18 +551,7 @@ class AmethystAmberState(State):
         return np.flatnonzero(self.legal_action_mask())
 
     # --- transitions --------------------------------------------------------------
-    def apply(self, action: int) -> None:
-        if self._terminal or self._truncated:
-            raise ValueError("amethyst_amber_v0: the game is over")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise ValueError(f"amethyst_amber_v0: action must be an integer, got {action!r}") from None
-        mask = self._mask
-        if mask is None:
-            mask = self.legal_action_mask()
-        if not 0 <= a < NUM_ACTIONS or not mask[a]:
-            raise ValueError(f"amethyst_amber_v0: illegal action {action!r} in phase {self.phase_name()}")
+    def _apply_action(self, a: int) -> None:
         p = self.cur
         if p == 1 and self.game.relative_frame:
             a = self.game.board.rot_action[a]

@@ -32,9 +32,19 @@ from meeplezoo.envs.amoeba.tiles import (
     PINK_AT,
     notation,
 )
-from meeplezoo.envs.core.dice import roll
+from meeplezoo.envs.core.dice import check_die_script, roll, scripted_or_rolled
 from meeplezoo.envs.core.ranking import rank_rewards
-from meeplezoo.envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
+from meeplezoo.envs.core.state import (
+    Game,
+    GameInfo,
+    State,
+    clone_rng,
+    derive_rng,
+    make_rng,
+    rng_from_dict,
+    rng_to_dict,
+)
+from meeplezoo.envs.core.turns import next_seat
 
 SELECT, ANCHOR, CLAIM, OVER = 0, 1, 2, -1
 PHASE_NAMES = {SELECT: "select", ANCHOR: "anchor", CLAIM: "claim", OVER: "over"}
@@ -128,15 +138,7 @@ class AmoebaGame(Game):
             raise ValueError(
                 f"amoeba_v0: reward_mode must be 'rank' or 'score_diff', got {cfg['reward_mode']!r}"
             )
-        dov = cfg["die_override"]
-        if dov is not None:
-            if not isinstance(dov, (list, tuple)) or not all(
-                isinstance(f, (int, np.integer)) and not isinstance(f, bool) and 1 <= f <= 3 for f in dov
-            ):
-                raise ValueError(
-                    f"amoeba_v0: die_override must be None or a list of integers 1..3, got {dov!r}"
-                )
-            cfg["die_override"] = [int(f) for f in dov]
+        cfg["die_override"] = check_die_script(cfg["die_override"], "die_override", 1, 3, "amoeba_v0")
         pov = cfg["pile_override"]
         if pov is not None:
             if (
@@ -969,20 +971,12 @@ class AmoebaState(State):
     def legal_action_mask(self) -> np.ndarray:
         return np.frombuffer(self._mask_bytes()[:], dtype=np.bool_)
 
-    def apply(self, action: int) -> None:
+    def _is_legal(self, action: int) -> bool:
+        """The byte mask answers without building the numpy mask."""
+        return bool(self._mask_bytes()[action])
+
+    def _apply_action(self, a: int) -> None:
         game = self.game
-        if self._terminal or self._truncated:
-            raise ValueError("amoeba_v0: the game is over")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise ValueError(f"amoeba_v0: action must be an integer, got {action!r}") from None
-        if not 0 <= a < game.num_actions:
-            raise ValueError(f"amoeba_v0: action {a} outside 0..{game.num_actions - 1}")
-        if not self._mask_bytes()[a]:
-            raise ValueError(
-                f"amoeba_v0: illegal action {a} ({self.action_to_string(a)}) in phase {self.phase_name()}"
-            )
         if self.phase == SELECT:
             self.sel = (a // 4, a % 4)
             self.phase = ANCHOR
@@ -1054,12 +1048,11 @@ class AmoebaState(State):
     # ----------------------------------------------------------- turn flow
     def _roll(self) -> int:
         cfg = self.game.config
-        dov = cfg["die_override"]
-        if dov is not None and self.die_idx < len(dov):
-            self.die_idx += 1
-            return dov[self.die_idx - 1]
         faces = cfg["die_faces"]
-        return faces[roll(self.rng, len(faces)) - 1]
+        result, self.die_idx = scripted_or_rolled(
+            cfg["die_override"], self.die_idx, lambda: faces[roll(self.rng, len(faces)) - 1]
+        )
+        return result
 
     def _begin_turn(self) -> None:
         self.die = self._roll()
@@ -1112,7 +1105,7 @@ class AmoebaState(State):
                 self._cache = {}
                 self._board_cache = None
                 return
-            self.cur = (self.cur + 1) % n
+            self.cur = next_seat(self.cur, n)
             self.die = self._roll()
             self.left = self.die
             self.placed = 0
@@ -1151,7 +1144,7 @@ class AmoebaState(State):
                 st.removed[p] = pool[pos : pos + k]
                 pos += k
         st.pile = pool[pos:]
-        st.rng = make_rng(int(rng.integers(0, 2**63 - 1)))
+        st.rng = derive_rng(rng)
         st._cache = {}
         return st
 

@@ -212,7 +212,7 @@ class MeepleEnv(AECEnv):
             self.infos[agent]["illegal_action"] = a
             self._finish(returns, truncated=False)
         else:
-            state.apply(a)
+            state.apply_unchecked(a)  # type, range and legality checked above
             self.actions.append(a)
             self._mask = None
             if state.done:

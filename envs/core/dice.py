@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 import numpy as np
 
 
@@ -46,3 +49,34 @@ def contest_with(
         if a != b:
             return (0 if a > b else 1), history
     raise RuntimeError("contest kept tying")  # pragma: no cover - probability ~0
+
+
+def check_die_script(value: Any, key: str, low: int, high: int, game_name: str) -> list[int] | None:
+    """Validate a scripted-dice config value (a test hook): None, or a list
+    of integer results ``low``..``high``. Returns it as a list of Python ints.
+
+    Games name their key differently (``die_override``, ``dice_override``),
+    and the keys stay as users know them; the check and its words are one."""
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)) or not all(
+        isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and low <= v <= high
+        for v in value
+    ):
+        raise ValueError(
+            f"{game_name}: {key} must be None or a list of integers {low}..{high}, got {value!r}"
+        )
+    return [int(v) for v in value]
+
+
+def scripted_or_rolled(
+    script: Sequence[int] | None, used: int, roll_die: Callable[[], int]
+) -> tuple[int, int]:
+    """The next die result and the new count of scripted results used.
+
+    While ``script`` (from a scripted-dice config) has results left, they
+    come first, in order; after that every result is ``roll_die()``, so a
+    test can pin the opening dice and the game then plays on normally."""
+    if script and used < len(script):
+        return int(script[used]), used + 1
+    return roll_die(), used

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import abc
 import copy
+import operator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -37,9 +38,36 @@ class GameInfo:
     rules_page: str = ""  # path of the rules page, relative to the project root
 
 
+def _action_index(action: Any) -> int | None:
+    """``action`` as a Python int if it is an integer of any kind (numpy's
+    included), else None. Bools, floats (even whole ones), strings and None
+    are not action indices: a mistyped action must never play a different
+    move by silent truncation (``int(4.9)`` is 4)."""
+    if isinstance(action, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(action)
+    except TypeError:
+        return None
+
+
 def make_rng(seed: int | None) -> np.random.Generator:
     """The one way a state's generator is created (PCG64, like np_random)."""
     return np.random.Generator(np.random.PCG64(seed))
+
+
+SEED_BOUND = 2**63 - 1  # seeds drawn for derived generators lie in 0..SEED_BOUND-1
+
+
+def derive_rng(rng: np.random.Generator, seed_bound: int = SEED_BOUND) -> np.random.Generator:
+    """A fresh generator seeded by one draw from ``rng``.
+
+    A determinized or searched copy must not keep the true generator (it
+    knows the dice and draws still to come), yet must stay reproducible from
+    the searcher's own generator: one draw from it seeds the copy's.
+    ``seed_bound`` is the draw's exclusive upper bound; the search bots pass
+    ``2**63``, which they have always drawn with, so seeded bot play replays."""
+    return make_rng(int(rng.integers(0, seed_bound)))
 
 
 def clone_rng(rng: np.random.Generator) -> np.random.Generator:
@@ -156,15 +184,64 @@ class State(abc.ABC):
     @abc.abstractmethod
     def legal_action_mask(self) -> np.ndarray:
         """Bool array of length ``game.num_actions``; never all False while
-        the game runs (a forced pass action covers 'no legal move')."""
+        the game runs (a forced pass action covers 'no legal move'), all
+        False once it is over (``apply`` relies on that)."""
 
     def legal_actions(self) -> np.ndarray:
         return np.flatnonzero(self.legal_action_mask())
 
-    @abc.abstractmethod
     def apply(self, action: int) -> None:
-        """Play a legal action for ``current_player``. Raises ValueError and
-        changes nothing if the action is illegal."""
+        """Play a legal action for ``current_player``.
+
+        Raises ValueError naming the value, and changes nothing, when the game
+        is over or ``action`` is not a legal action index (bools, floats and
+        strings included). The checks live here once so that every game
+        rejects the same inputs with the same words; the move itself is the
+        game's :meth:`_apply_action`. The common case (a legal Python int) is
+        tested first and cheaply: search bots and benchmarks call this per
+        move; the exact reason for a refusal is worked out only on refusal."""
+        a = action if type(action) is int else _action_index(action)
+        if a is None or not (0 <= a < self.game.num_actions and self._is_legal(a)):
+            self._refuse(action)
+        self._apply_action(a)
+
+    def apply_unchecked(self, action: int) -> None:
+        """Play ``action`` without the checks of :meth:`apply`.
+
+        For callers that already know the action is a legal Python int of a
+        running game (the AEC env after its own checks, search bots that
+        draw from ``legal_actions()``): they skip paying for the checks twice
+        on the hot path. An illegal action here may corrupt the state."""
+        self._apply_action(action)
+
+    def _refuse(self, action: Any) -> None:
+        """Raise the ValueError that says why :meth:`apply` refuses ``action``
+        (checked in this order: game over, not an integer, out of range,
+        illegal here)."""
+        name = self.game.info.name
+        if self.current_player < 0:
+            raise ValueError(f"{name}: the game is over; cannot apply action {action!r}")
+        a = _action_index(action)
+        if a is None:
+            raise ValueError(f"{name}: action must be an integer, got {action!r}")
+        n = self.game.num_actions
+        if not 0 <= a < n:
+            raise ValueError(f"{name}: action {a} is outside 0..{n - 1}")
+        raise ValueError(
+            f"{name}: illegal action {a} ({self.action_to_string(a)}) in phase {self.phase_name()!r}"
+        )
+
+    def _is_legal(self, action: int) -> bool:
+        """Whether the in-range ``action`` is legal now (False for every
+        action once the game is over, as the mask is all False then). Games
+        with a cheaper test than indexing the whole mask override it."""
+        return self.legal_action_mask()[action]
+
+    @abc.abstractmethod
+    def _apply_action(self, action: int) -> None:
+        """The game's move: play ``action``, a legal Python int, for
+        ``current_player``. Called only after the checks of :meth:`apply`
+        (or by :meth:`apply_unchecked`, whose callers made them)."""
 
     # --- end of game --------------------------------------------------------
     @property

@@ -18,10 +18,12 @@ from meeplezoo.envs.core.state import (
     GameInfo,
     State,
     clone_rng,
+    derive_rng,
     make_rng,
     rng_from_dict,
     rng_to_dict,
 )
+from meeplezoo.envs.core.turns import next_seat
 from meeplezoo.envs.gem_mountain import tiles as T
 from meeplezoo.envs.gem_mountain.geometry import POINTED, POSITION_NAMES, geometry
 from meeplezoo.envs.gem_mountain.observe import CAP, GLOBAL, PLANES, encode_cached
@@ -522,21 +524,15 @@ class GemMountainState(State):
         return self._mask.copy()
 
     # ---------------------------------------------------------------- apply
-    def apply(self, action: int) -> None:
+    def _is_legal(self, action: int) -> bool:
+        """The cached mask answers without a call when it is fresh."""
+        mask = self._mask
+        if mask is None:
+            mask = self.legal_action_mask()
+        return mask[action]
+
+    def _apply_action(self, a: int) -> None:
         g = self.game
-        if self.over or self.trunc:
-            raise ValueError("gem_mountain_v0: the game is over")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise ValueError(f"gem_mountain_v0: action must be an integer, got {action!r}") from None
-        if self._mask is None:
-            self.legal_action_mask()
-        if not 0 <= a < g.num_actions or not self._mask[a]:
-            raise ValueError(
-                f"gem_mountain_v0: illegal action {a} ({self.action_to_string(a)}) "
-                f"in phase {self.phase_name()}"
-            )
         self._mask = self._uc = None
         ph = self.phase
         if a == g.PASS:
@@ -606,7 +602,7 @@ class GemMountainState(State):
         if not self.anchor:
             self.arrows = [(p + 2) % 8 for p in self.arrows]
         self.turn += 1
-        self.player = (self.player + 1) % self.game.num_players
+        self.player = next_seat(self.player, self.game.num_players)
         self.res, self.sub, self.carrow = -1, 0, -1
         if self.turn >= self.game.max_turns:
             self.trunc = True
@@ -974,7 +970,7 @@ class GemMountainState(State):
             s.cells[i] = bag[j]
             s.rot[i] = int(rng.integers(0, 4))
         s.unused = bag[len(hidden_cells) :]
-        s.rng = np.random.Generator(np.random.PCG64(int(rng.integers(0, 2**63 - 1))))
+        s.rng = derive_rng(rng)
         s._refresh()
         return s
 

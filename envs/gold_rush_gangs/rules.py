@@ -9,7 +9,6 @@ the bottom-left corner) unless ``relative_frame`` is off.
 
 from __future__ import annotations
 
-import operator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -21,10 +20,12 @@ from meeplezoo.envs.core.state import (
     GameInfo,
     State,
     clone_rng,
+    derive_rng,
     make_rng,
     rng_from_dict,
     rng_to_dict,
 )
+from meeplezoo.envs.core.turns import next_seat
 from meeplezoo.envs.gold_rush_gangs.geometry import (
     BANK,
     DIR_NAMES,
@@ -414,18 +415,8 @@ class GoldRushGangsState(State):
         return m
 
     # --- transitions --------------------------------------------------------------
-    def apply(self, action: int) -> None:
-        try:
-            a = operator.index(action)
-        except TypeError:
-            raise ValueError(f"action must be an integer, got {action!r}") from None
+    def _apply_action(self, a: int) -> None:
         g = self.game
-        if self.winner >= 0 or self.is_truncated:
-            raise ValueError("the game is over")
-        if not 0 <= a < g.num_actions or not self.legal_action_mask()[a]:
-            raise ValueError(
-                f"illegal action {a} ({self.action_to_string(a) if 0 <= a < g.num_actions else '?'})"
-            )
         self._mask = None
         self.last_combat = []
         P = self.cur
@@ -501,7 +492,7 @@ class GoldRushGangsState(State):
         if self.turns >= self.game.max_turns:
             self.is_truncated = True
             return
-        self.cur = (self.cur + 1) % 3
+        self.cur = next_seat(self.cur, 3)
         self._start_turn()
 
     def _start_turn(self) -> None:
@@ -653,7 +644,7 @@ class GoldRushGangsState(State):
         s = self.clone()
         s.deck.draw_pile = sorted(s.deck.draw_pile)
         s.deck.shuffle(rng)
-        s.rng = make_rng(int(rng.integers(2**63 - 1)))
+        s.rng = derive_rng(rng)
         return s
 
     def clone(self) -> GoldRushGangsState:

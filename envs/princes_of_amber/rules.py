@@ -16,9 +16,18 @@ from typing import Any, ClassVar
 import numpy as np
 
 from meeplezoo.envs.core.cards import Deck
-from meeplezoo.envs.core.dice import contest_with, roll, roll_sum
+from meeplezoo.envs.core.dice import check_die_script, contest_with, roll, roll_sum, scripted_or_rolled
 from meeplezoo.envs.core.ranking import rank_rewards
-from meeplezoo.envs.core.state import Game, GameInfo, State, clone_rng, make_rng, rng_from_dict, rng_to_dict
+from meeplezoo.envs.core.state import (
+    Game,
+    GameInfo,
+    State,
+    clone_rng,
+    derive_rng,
+    make_rng,
+    rng_from_dict,
+    rng_to_dict,
+)
 from meeplezoo.envs.core.turns import next_seat
 from meeplezoo.envs.princes_of_amber import cards as C
 from meeplezoo.envs.princes_of_amber.cards import (
@@ -181,11 +190,7 @@ class AmberGame(Game):
         self.num_cards = len(self.card_kind)
         if self.num_cards < cfg["starting_hand"] * self.num_players:
             raise ValueError("deck_counts holds too few cards to deal starting_hand to every player")
-        if cfg["dice_override"] is not None and (
-            not isinstance(cfg["dice_override"], (list, tuple))
-            or any(not isinstance(d, (int, np.integer)) or not 1 <= d <= 6 for d in cfg["dice_override"])
-        ):
-            raise ValueError("dice_override must be None or a list of die results 1..6")
+        check_die_script(cfg["dice_override"], "dice_override", 1, 6, self.info.name)
         po = cfg["prince_order_override"]
         if po is not None and sorted(po) != list(range(NUM_PRINCES)):
             raise ValueError("prince_order_override must be None or a permutation of the prince ids 0..8")
@@ -367,15 +372,12 @@ class AmberState(State):
     def legal_actions(self) -> np.ndarray:
         return np.array(sorted(self.legal) if self.cur >= 0 else [], dtype=np.int64)
 
-    def apply(self, action: int) -> None:
-        if self.cur < 0:
-            raise ValueError("princes_of_amber: the game is over")
-        a = int(action)
-        if a not in self.legal:
-            raise ValueError(
-                f"princes_of_amber: illegal action {a} ({C.action_name(a) if 0 <= a < NUM_ACTIONS else '?'}) "
-                f"in phase {self.phase_name()}"
-            )
+    def _is_legal(self, action: int) -> bool:
+        """The legal list answers without building the numpy mask (it may
+        be stale once the game is over, hence the seat test)."""
+        return self.cur >= 0 and action in self.legal
+
+    def _apply_action(self, a: int) -> None:
         f = self.stack[-1]
         APPLY[f["t"]](self, f, a)
         self._run()
@@ -446,10 +448,11 @@ class AmberState(State):
 
     # ---- helpers: dice, cards, memory ----------------------------------------
     def d6(self) -> int:
-        if self.dice_i < len(self.dice):
-            v = self.dice[self.dice_i]
-            self.dice_i += 1
-            return int(v)
+        result, self.dice_i = scripted_or_rolled(self.dice, self.dice_i, self._roll_d6)
+        return result
+
+    def _roll_d6(self) -> int:
+        """One unscripted die from the state's generator."""
         return roll(self.rng)
 
     def free(self, i: int) -> bool:
@@ -893,7 +896,7 @@ class AmberState(State):
             # no redeal of 30 fits the window: the player is still asked, with
             # only his card-free answers (PASS, END_PHASE, princes...)
             s.legal = [a for a in self.legal if not A_CARD <= a < A_NONCARD]
-        s.rng = make_rng(int(rng.integers(0, 2**63 - 1)))
+        s.rng = derive_rng(rng)
         s.dice = []
         s.dice_i = 0
         return s

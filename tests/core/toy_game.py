@@ -91,9 +91,7 @@ class HighCardState(State):
             m[SWAP] = bool(self.deck)
         return m
 
-    def apply(self, action):
-        if not self.legal_action_mask()[action]:
-            raise ValueError(f"illegal action {action}")
+    def _apply_action(self, action):
         if action == SWAP:
             self.cards[self.player] = self.deck.pop()
         else:
