@@ -219,8 +219,11 @@ def default_players(info, num_agents: int) -> int:
     return info.default_players
 
 
-class _Table:
-    """A worker's agents: one instance per (entrant, copy), built once."""
+class MatchTable:
+    """A worker's agents: one instance per (entrant, copy), built once.
+
+    Public because every arena backend (the process pool here, Ray in
+    ``arena_ray``) plays its matches on one."""
 
     def __init__(self, game, specs, labels):
         self.game = game
@@ -251,12 +254,12 @@ class _Table:
         return result
 
 
-_WORKER: _Table | None = None
+_WORKER: MatchTable | None = None
 
 
 def _init_worker(game, specs, labels) -> None:
     global _WORKER
-    _WORKER = _Table(game, specs, labels)
+    _WORKER = MatchTable(game, specs, labels)
 
 
 def _play_in_worker(task) -> MatchResult:
@@ -361,7 +364,7 @@ def _run_tasks(
 
             results = run_tasks_on_ray(game, specs, labels, tasks, workers, bar, address)
         elif workers <= 1:
-            table = _Table(game, specs, labels)
+            table = MatchTable(game, specs, labels)
             for task in tasks:
                 results.append(table.play(task))
                 bar.update(1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeplezoo.agents.arena import MatchResult, _Table
+from meeplezoo.agents.arena import MatchResult, MatchTable
 
 
 def connect(address: str | None = None, num_cpus: int | None = None) -> None:
@@ -25,7 +25,7 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> None:
 
 
 def _play_chunk(game, specs, labels, chunk) -> list[MatchResult]:
-    table = _Table(game, specs, labels)
+    table = MatchTable(game, specs, labels)
     return [table.play(task) for task in chunk]
 
 

@@ -31,7 +31,10 @@ def load_model(path: str | Path):
     return _MODELS[key]
 
 
-def _to_bool(value) -> bool:
+def to_bool(value) -> bool:
+    """A boolean agent option from a spec string (``deterministic=false``)
+    or a real bool; shared by every policy-backed agent so that the same
+    words mean the same thing. Unknown words raise ValueError."""
     if isinstance(value, str):
         if value.lower() in ("1", "true", "yes", "on"):
             return True
@@ -51,7 +54,7 @@ class PolicyAgent(Agent):
     def __init__(self, seed: int | None = None, path: str | None = None, deterministic=True, model=None):
         if path is None and model is None:
             raise ValueError("policy needs path=<checkpoint.zip>")
-        deterministic = _to_bool(deterministic)
+        deterministic = to_bool(deterministic)
         super().__init__(seed, **({"path": str(path)} if path else {}), deterministic=deterministic)
         self.path = path
         self.deterministic = deterministic

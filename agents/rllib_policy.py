@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from meeplezoo.agents.base import Agent
-from meeplezoo.agents.policy import _to_bool
+from meeplezoo.agents.policy import to_bool
 
 _MODULES: dict[str, object] = {}
 
@@ -55,7 +55,7 @@ class RLlibPolicyAgent(Agent):
     ):
         if path is None:
             raise ValueError("rllib needs path=<run folder or checkpoint>")
-        deterministic = _to_bool(deterministic)
+        deterministic = to_bool(deterministic)
         super().__init__(seed, path=str(path), module=module, deterministic=deterministic)
         self.path, self.module_id, self.deterministic = path, module, deterministic
         self._module = None

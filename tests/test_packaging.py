@@ -117,3 +117,10 @@ def test_rules_pages_ship_inside_the_package():
         page = pages / f"{name.rsplit('_v', 1)[0]}.md"
         assert page.is_file(), page
         assert page.read_text(encoding="utf-8").startswith("#")
+
+
+@pytest.mark.parametrize("name", envs.names())
+def test_game_info_version_matches_the_entry_module_name(name):
+    info = envs.game_class(name).info
+    assert info.name == name
+    assert name == f"{envs.strip_version(name)}_v{info.version}"

@@ -44,8 +44,11 @@ class LeagueCallback(BaseCallback):
         return True
 
 
-class EvalCallback(BaseCallback):
-    """Every ``eval_every`` steps: the policy against each opponent spec in
+class ArenaEvalCallback(BaseCallback):
+    """Not Stable-Baselines3's ``EvalCallback`` (hence the name): it plays
+    arena matches instead of episodes of an eval env.
+
+    Every ``eval_every`` steps: the policy against each opponent spec in
     the arena, logged as ``eval/<opponent>/win_rate``, ``score_rate``,
     ``mean_return`` and ``rating`` (openskill ordinal); saves
     ``best_model.zip`` when the mean score rate beats the best so far."""
@@ -178,8 +181,11 @@ class ProgressCallback(BaseCallback):
         self.progress.stop()
 
 
-class CheckpointCallback(BaseCallback):
-    """Saves ``model_<steps>_steps.zip`` into ``folder`` every ``every``
+class RunCheckpointCallback(BaseCallback):
+    """Not Stable-Baselines3's ``CheckpointCallback`` (hence the name): it
+    counts steps on the whole run, resumes included.
+
+    Saves ``model_<steps>_steps.zip`` into ``folder`` every ``every``
     learner steps, counted on the run's total so a resumed run keeps the
     cadence."""
 

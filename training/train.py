@@ -145,10 +145,10 @@ def train(
     from sb3_contrib import MaskablePPO
 
     from meeplezoo.training.callbacks import (
-        CheckpointCallback,
-        EvalCallback,
+        ArenaEvalCallback,
         LeagueCallback,
         ProgressCallback,
+        RunCheckpointCallback,
         planned_steps,
     )
 
@@ -225,7 +225,7 @@ def train(
         ("random", int(params["eval_games"])),
         (params["eval_mcts_spec"], int(params["eval_mcts_games"])),
     ]
-    evaluator = EvalCallback(
+    evaluator = ArenaEvalCallback(
         rules,
         out,
         int(params["eval_every"]),
@@ -236,7 +236,7 @@ def train(
     )
     callbacks = [
         LeagueCallback(league_dir, int(params["snapshot_every"])),
-        CheckpointCallback(out / "checkpoints", int(params["checkpoint_every"])),
+        RunCheckpointCallback(out / "checkpoints", int(params["checkpoint_every"])),
         evaluator,
         *([bar] if bar else []),
     ]

@@ -34,7 +34,7 @@ class GameInfo:
     hidden_information: bool
     chance: bool
     zero_sum: bool = True
-    version: int = 0
+    version: int = 0  # the k of the entry module name <name>_v<k> (a packaging test checks)
     rules_page: str = ""  # path of the rules page, relative to the project root
 
 
