@@ -35,6 +35,11 @@ class ObservationTables:
         self.shift = PLANE_BYTES * 8 - self.cells  # 7: pads a plane to whole bytes
         self.scalar_at = N_PLANES * self.cells
         self.size = self.scalar_at + N_SCALARS
+        game.observation_shape = (self.size,)
+        game.observation_planes = (N_PLANES, geo.width, geo.width)
+        game.observation_dtype = np.int8
+        game.observation_low = 0
+        game.observation_high = SCALAR_HIGH
         self.frames = [0, 1 if game.relative_frame else 0]
         self.static_bytes = []
         for observer in (0, 1):

@@ -35,7 +35,6 @@ from meeplezoo.envs.amethyst_amber.board import (
     H,
     T,
 )
-from meeplezoo.envs.amethyst_amber.observe import SCALAR_HIGH, ObservationTables
 from meeplezoo.envs.core.state import Game, GameInfo, State, clone_rng, make_rng
 from meeplezoo.envs.core.trihex import DIRECTION_NAMES
 
@@ -45,9 +44,6 @@ TURN_START, CHOOSE_DEST, CONTINUE = 0, 1, 2
 PHASES = ("placement", "main")
 SUBSTEPS = ("turn_start", "choose_dest", "continue")
 NEUTRAL = 2  # res[h] code of a neutral resource (0 / 1 = owner seat, -1 = none)
-
-OBS_PLANES = 20
-OBS_SCALARS = 21
 
 
 class AmethystAmberGame(Game):
@@ -117,20 +113,12 @@ class AmethystAmberGame(Game):
         self.relative_frame = bool(rf)
         self.board = B.board()
         self.num_actions = NUM_ACTIONS
-        w = self.board.geo.width
-        self.observation_shape = (OBS_PLANES * w * w + OBS_SCALARS,)
-        self.observation_planes = (OBS_PLANES, w, w)
-        self.observation_dtype = np.int8
-        self.observation_low = 0
-        self.observation_high = SCALAR_HIGH
         self.reward_range = (-1.0, 1.0)
         self.max_turns = self.max_main_turns
         bd = self.board
         self.green_for = (bd.green_half[0], bd.green_half[1]) if self.green_own_half else (bd.green, bd.green)
         self.frame_tables = (B.FrameTables(bd, 0, self.green_for), B.FrameTables(bd, 1, self.green_for))
         self.step_memo: tuple[dict, dict] = ({}, {})  # see AmethystAmberState._fill_mask
-
-        self.obs_tables = ObservationTables(self)
         self.heuristic_dist = bd.geo.hexes.distance.tolist()  # for evaluate()
 
     def __getstate__(self) -> dict:
@@ -673,9 +661,6 @@ class AmethystAmberState(State):
             self._truncated = True
 
     # --- views ------------------------------------------------------------------------
-    def observation(self, player: int) -> np.ndarray:
-        return self.game.obs_tables.encode(self, player)
-
     def frame_of(self, seat: int | None) -> int:
         """1 when seat's view is the board turned 180 degrees."""
         return 1 if seat == 1 and self.game.relative_frame else 0

@@ -16,6 +16,7 @@ from __future__ import annotations
 import abc
 import copy
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -126,6 +127,12 @@ class Game(abc.ABC):
     max_turns: int
     observation_planes: tuple[int, int, int] | None = None
     action_cells: np.ndarray | None = None
+    # Builds the game's observation encoder from the validated game. The game
+    # package (envs/<game>/__init__.py) sets it from its observe module, so
+    # rules.py never imports the encoder: the observer reads the state, never
+    # the reverse. The encoder may set the observation Box attributes above.
+    observer_factory: ClassVar[Callable[[Game], Any] | None] = None
+    observer: Any = None
 
     def __init__(self, **config: Any) -> None:
         unknown = sorted(set(config) - set(self.defaults))
@@ -146,6 +153,8 @@ class Game(abc.ABC):
             )
         self.num_players = int(n)
         self.validate()
+        if self.observer_factory is not None:
+            self.observer = self.observer_factory(self)
 
     def validate(self) -> None:  # noqa: B027 (optional hook: a game without settings needs none)
         """Check ``self.config`` (raise ValueError naming the key) and build
@@ -273,10 +282,12 @@ class State(abc.ABC):
         return np.asarray(self.returns(), dtype=np.float64)
 
     # --- views --------------------------------------------------------------
-    @abc.abstractmethod
     def observation(self, player: int) -> np.ndarray:
         """What ``player`` sees, from its own point of view; depends only on
-        information that player may know."""
+        information that player may know. Written by the game's observer
+        (``game.observer.encode(state, player)``); a game without one
+        overrides this method."""
+        return self.game.observer.encode(self, player)
 
     def determinize(self, player: int, rng: np.random.Generator) -> State:
         """A copy that keeps everything ``player`` knows and resamples the

@@ -174,9 +174,6 @@ class GoldRushGangsGame(Game):
         self.zero_mask = np.zeros(self.num_actions, dtype=bool)
         self.action_names = self._names()
         self.action_index = {name.lower(): a for a, name in enumerate(self.action_names)}
-        from meeplezoo.envs.gold_rush_gangs.observe import Encoder
-
-        self.encoder = Encoder(self)
 
     def _names(self) -> list[str]:
         geo = self.geo
@@ -632,9 +629,6 @@ class GoldRushGangsState(State):
         if self._dc is None:
             self._dc = rank_counts(self.deck.draw_pile)
         return self._dc
-
-    def observation(self, player: int) -> np.ndarray:
-        return self.game.encoder.encode(self, player)
 
     def determinize(self, player: int, rng: np.random.Generator) -> GoldRushGangsState:
         """Everything on the table is public; only the draw-pile order is

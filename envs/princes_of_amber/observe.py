@@ -262,7 +262,7 @@ class _ObsCache:
     )
 
     def __init__(self, s) -> None:
-        tables = s.game.obs_tables
+        tables = s.game.observer.tables
         self.A = tables["prince_base"].copy() if s.attrs is s.game.table_attrs else _prince_base(s.attrs)
         self.snap: list = [None] * len(_PRINCE_LISTS)
         self.free = [0] * 5
@@ -350,6 +350,20 @@ def _refresh_princes(s, c: _ObsCache) -> None:
             if x >= 0 and alive[i] and not cap[i]:
                 free[x] += 1
         c.free = free
+
+
+class Observer:
+    """The game's observation encoder: declares the observation Box on the
+    game and holds the tables the fast encoder needs once per Game."""
+
+    def __init__(self, game) -> None:
+        game.observation_shape = (OBS_SIZE,)
+        game.observation_dtype = np.float32
+        game.observation_low, game.observation_high = 0.0, 1.0
+        self.tables = game_tables(game)
+
+    def encode(self, s, player: int) -> np.ndarray:
+        return encode(s, player)
 
 
 def game_tables(game) -> dict:

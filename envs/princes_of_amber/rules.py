@@ -198,11 +198,6 @@ class AmberGame(Game):
         if do is not None and (not isinstance(do, (list, tuple)) or any(k not in C.KIND_NAMES for k in do)):
             raise ValueError("deck_override must be None or a list of card kind names (top first)")
         self.num_actions = NUM_ACTIONS
-        from meeplezoo.envs.princes_of_amber.observe import OBS_SIZE, game_tables
-
-        self.observation_shape = (OBS_SIZE,)
-        self.observation_dtype = np.float32
-        self.observation_low, self.observation_high = 0.0, 1.0
         self.reward_range = (-1.0, 1.0)
         self.max_turns = int(cfg["max_turns"])
         self.hold_turns = int(cfg["hold_turns"])
@@ -215,7 +210,6 @@ class AmberGame(Game):
         self.kind_cards = [
             [c for c in range(self.num_cards) if self.card_kind[c] == k] for k in range(NUM_KINDS)
         ]
-        self.obs_tables = game_tables(self)
 
     def new_initial_state(self, seed: int | None = None) -> AmberState:
         return AmberState.setup(self, make_rng(seed))
@@ -841,12 +835,7 @@ class AmberState(State):
         if self.stack:
             self._run()
 
-    # ---- views (implemented in sibling modules) ----------------------------------
-    def observation(self, player: int) -> np.ndarray:
-        from meeplezoo.envs.princes_of_amber.observe import encode
-
-        return encode(self, player)
-
+    # ---- views (the observation is written by observe.Observer) -----------------
     def determinize(self, player: int, rng: np.random.Generator) -> AmberState:
         """Redeal what ``player`` cannot see, reading only his information set.
 

@@ -333,7 +333,7 @@ def test_observation_contents():
         units={(0, A): {"cell": (-3, 4), "carry": "p1"}, (1, B): {"state": "incapacitated", "miss": 1}}, ap=4
     )
     g = s.game
-    S0, Ar = g.encoder.S0, 19 * 19
+    S0, Ar = g.observer.S0, 19 * 19
     o = s.observation(0)
     at = (4 + 9) * 19 + (-3 + 9)
     assert o[11 * Ar + at] == 1.0 and o[18 * Ar + at] == 1.0  # my amateur A, carrying next's gold

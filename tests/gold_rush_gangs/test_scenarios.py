@@ -59,7 +59,7 @@ def test_first_player_draw_and_setup_order():
     assert [[c % 13 + 1 for _, c in rnd] for rnd in s.first_draw] == [[5, 12, 12], [3, 9]]
     assert len(s.deck.discard) == 5 and len(s.deck.draw_pile) == 47
     o = s.observation(0)
-    assert o[g.encoder.S0 + 29 + 11] == pytest.approx(2 / 4)
+    assert o[g.observer.S0 + 29 + 11] == pytest.approx(2 / 4)
     order = []
     rng = np.random.default_rng(0)
     while s.phase < 2:
@@ -320,7 +320,7 @@ def test_reshuffle():
     assert len(s.deck.draw_pile) == 50
     assert sorted(s.deck.discard) == sorted(fight["attacker_cards"] + fight["defender_cards"])
     o = s.observation(0)
-    S0 = s.game.encoder.S0
+    S0 = s.game.observer.S0
     assert round(float(o[S0 + 29 : S0 + 42].sum() * 4)) == 50
 
 
