@@ -124,3 +124,24 @@ def test_game_info_version_matches_the_entry_module_name(name):
     info = envs.game_class(name).info
     assert info.name == name
     assert name == f"{envs.strip_version(name)}_v{info.version}"
+
+
+# Amoeba's rules still paint the observation planes on the state as tiles are
+# laid, so its rules import the plane layout from observe.py.
+_RULES_STILL_READING_OBSERVE = {"amoeba"}
+
+
+@pytest.mark.parametrize("name", envs.names())
+def test_rules_module_does_not_import_its_observer(name):
+    """The observer reads the state, never the reverse: observe.py is wired
+    to the Game by the game package, not imported by rules.py."""
+    import ast
+
+    game = envs.strip_version(name)
+    if game in _RULES_STILL_READING_OBSERVE:
+        pytest.skip("rules still paint observation planes")
+    tree = ast.parse((ROOT / "envs" / game / "rules.py").read_text())
+    imported = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)] + [
+        alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+    ]
+    assert not [m for m in imported if m.endswith(".observe")]

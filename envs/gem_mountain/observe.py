@@ -131,6 +131,23 @@ class _Tables:
         return row
 
 
+class Observer:
+    """The game's observation encoder: declares the observation Box on the
+    game; its tables are built on first use (``_tables``)."""
+
+    def __init__(self, game) -> None:
+        game.cell_features = PLANES
+        game.global_features = GLOBAL
+        game.observation_shape = (PLANES * game.m + GLOBAL,)
+        game.observation_planes = (PLANES, game.rows, game.cols)
+        game.observation_dtype = np.int8
+        game.observation_low, game.observation_high = -CAP, CAP
+        game._obs_tables = None
+
+    def encode(self, st, me: int) -> np.ndarray:
+        return encode_cached(st, me)
+
+
 def _tables(game) -> _Tables:
     t = game._obs_tables
     if t is None:

@@ -26,7 +26,6 @@ from meeplezoo.envs.core.state import (
 from meeplezoo.envs.core.turns import next_seat
 from meeplezoo.envs.gem_mountain import tiles as T
 from meeplezoo.envs.gem_mountain.geometry import POINTED, POSITION_NAMES, geometry
-from meeplezoo.envs.gem_mountain.observe import CAP, GLOBAL, PLANES, encode_cached
 
 # evaluate(): points of score still open at the end, and per gem tile left
 SPREAD_AT_END, SPREAD_PER_CELL = 5.0, 0.5
@@ -180,19 +179,12 @@ class GemMountainGame(Game):
         self.SEC, self.USE, self.ARR, self.POS = M, M + 4, M + 20, M + 22
         self.DIR, self.OPP, self.GEM, self.DONE, self.PASS = M + 30, M + 32, M + 36, M + 43, M + 44
         self.num_actions = M + 45
-        self.cell_features = PLANES
-        self.global_features = GLOBAL
-        self.observation_shape = (PLANES * M + GLOBAL,)
-        self.observation_planes = (PLANES, self.rows, self.cols)
         self.action_cells = np.concatenate([np.arange(M), np.full(45, -1)])  # grab cell i is action i
-        self.observation_dtype = np.int8
-        self.observation_low, self.observation_high = -CAP, CAP
         if cfg["reward_mode"] == "rank":
             self.reward_range = (-1.0, 1.0)
         else:
             most = sum(T.GEM_VALUES[c] * (self.pool_counts[c] + self.num_players) for c in range(7))
             self.reward_range = (-2.0 * most / 20.0, 2.0 * most / 20.0)
-        self._obs_tables = None
         self._masks: dict[tuple, np.ndarray] = {}
 
     def new_initial_state(self, seed: int | None = None) -> GemMountainState:
@@ -1011,8 +1003,6 @@ class GemMountainState(State):
         return f"invalid {a}"
 
     # ------------------------------------------------------------ pictures
-    def observation(self, player: int) -> np.ndarray:
-        return encode_cached(self, player)
 
     def render_ansi(self, viewer: int | None = None) -> str:
         from meeplezoo.envs.gem_mountain.render import ansi
