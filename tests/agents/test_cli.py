@@ -87,7 +87,7 @@ def test_arena_refuses_an_existing_file_as_out_before_playing(tmp_path, capsys, 
     target = tmp_path / "report.txt"
     target.write_text("keep me")
     played = []
-    monkeypatch.setattr(arena._Table, "play", lambda self, task: played.append(task))
+    monkeypatch.setattr(arena.MatchTable, "play", lambda self, task: played.append(task))
     assert main(_arena(name, target, "--no-progress")) == 2
     captured = capsys.readouterr()
     assert_one_error_line(captured.err, str(target))
