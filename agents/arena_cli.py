@@ -28,7 +28,12 @@ def add_arguments(parser) -> None:
     add_config_option(parser, "game settings, e.g. num_players=3")
     parser.add_argument("--out", default=None, help="folder for summary.json, CSVs and report.png")
     parser.add_argument(
-        "--replays", action="store_true", help="also save every game as a replay in OUT/replays"
+        "--replays",
+        nargs="?",
+        const="json",
+        choices=("json", "html"),
+        default=None,
+        help="also save every game as a replay in OUT/replays; 'html' adds a page to watch beside each",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument(
@@ -65,12 +70,17 @@ def run(args) -> int:
         config=parse_config(args.config),
         out=args.out,
         progress=not args.no_progress,
-        record=args.replays,
+        record=bool(args.replays),
         backend=args.backend,
         address=args.address,
         save=False,
     )
     result.print()
+    if args.replays == "html":
+        from meeplezoo.agents.web.viewer_page import write_replay_pages
+
+        pages = write_replay_pages(f"{args.out}/replays/game_{m.index:05d}.json" for m in result.matches)
+        print(f"{len(pages)} replay pages written beside the replays")
     if args.out:
         result.save(args.out)
         print(f"report written to {args.out}")

@@ -23,6 +23,7 @@ SUBCOMMANDS: dict[str, str] = {
     "play": "meeplezoo.agents.play_cli",
     "arena": "meeplezoo.agents.arena_cli",
     "replay": "meeplezoo.agents.replay_cli",
+    "view": "meeplezoo.agents.web.view_cli",
     "train": "meeplezoo.training.cli",
     "bench": "meeplezoo.benchmarks.cli",
 }
