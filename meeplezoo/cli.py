@@ -24,6 +24,7 @@ SUBCOMMANDS: dict[str, str] = {
     "arena": "meeplezoo.agents.arena_cli",
     "replay": "meeplezoo.agents.replay_cli",
     "view": "meeplezoo.agents.web.view_cli",
+    "serve": "meeplezoo.agents.web.serve_cli",
     "train": "meeplezoo.training.cli",
     "bench": "meeplezoo.benchmarks.cli",
 }

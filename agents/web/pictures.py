@@ -11,15 +11,17 @@ from PIL import Image
 PREFIX = "data:image/png;base64,"
 
 
-def png_bytes(picture: np.ndarray) -> bytes:
-    """Lossless PNG of an HxWx3 uint8 picture (the same bytes for the same picture)."""
+def png_bytes(picture: np.ndarray, compress_level: int = 9) -> bytes:
+    """Lossless PNG of an HxWx3 uint8 picture (the same bytes for the same picture).
+    Level 6 is several times faster than 9 for a few percent more bytes."""
     out = io.BytesIO()
-    Image.fromarray(np.ascontiguousarray(picture, dtype=np.uint8), "RGB").save(out, "PNG", compress_level=9)
+    image = Image.fromarray(np.ascontiguousarray(picture, dtype=np.uint8), "RGB")
+    image.save(out, "PNG", compress_level=compress_level)
     return out.getvalue()
 
 
-def png_data_uri(picture: np.ndarray) -> str:
-    return PREFIX + base64.b64encode(png_bytes(picture)).decode("ascii")
+def png_data_uri(picture: np.ndarray, compress_level: int = 9) -> str:
+    return PREFIX + base64.b64encode(png_bytes(picture, compress_level)).decode("ascii")
 
 
 def data_uri_to_array(uri: str) -> np.ndarray:

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 
 import numpy as np
 
 from meeplezoo import envs
 from meeplezoo.agents.arena import play_match
 from meeplezoo.envs.core.replay import ReplayRecord
+
+with warnings.catch_warnings():  # Starlette would rather test with httpx2; httpx works the same
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+    from starlette.testclient import TestClient  # noqa: F401 (re-exported for the tests)
 
 
 def seatings() -> list[tuple[str, int]]:

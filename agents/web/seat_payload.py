@@ -1,0 +1,71 @@
+"""What the web table sends the page: one seat's view of a game, as JSON.
+
+Built only from what that seat may know: the picture rendered for it, the
+seat to move, the moves so far named for it (see :mod:`.move_labels`), its own
+legal moves when it is its turn, and the result once the game is over. The
+hidden rest of the state never reaches this dictionary.
+"""
+
+from __future__ import annotations
+
+from meeplezoo.agents.web.pictures import png_data_uri
+from meeplezoo.agents.web.timeline import rewards_so_far, status_line
+from meeplezoo.envs.core.ranking import ranks as competition_ranks
+
+
+def move_group(label: str) -> str:
+    """The heading a move button is filed under: the first word of its name."""
+    return label.split(maxsplit=1)[0] if label.strip() else "other"
+
+
+def legal_moves(state) -> list[dict]:
+    """The acting seat's legal moves, in action order, with names and groups."""
+    moves = []
+    for action in state.legal_actions():
+        label = state.action_to_string(int(action))
+        moves.append({"action": int(action), "label": label, "group": move_group(label)})
+    return moves
+
+
+def seat_payload(
+    state,
+    seat: int,
+    *,
+    table_id: str,
+    version: int,
+    agents: list[str],
+    history: list[tuple[int, str]],
+    replay: str | None = None,
+    replay_error: str | None = None,
+) -> dict:
+    """The page's view of ``state`` for ``seat``; ``history`` holds the moves
+    so far as (seat, name as ``seat`` may know it)."""
+    done = state.done
+    your_turn = not done and state.current_player == seat
+    result = None
+    if done:
+        returns = rewards_so_far(state)
+        result = {
+            "returns": returns,
+            "ranks": [int(r) for r in competition_ranks(returns)],
+            "truncated": bool(state.truncated and not state.terminal),
+            "replay": replay,
+            "replayError": replay_error,
+        }
+    return {
+        "id": table_id,
+        "version": version,
+        "game": state.game.info.name,
+        "title": state.game.info.title,
+        "hiddenInformation": state.game.info.hidden_information,
+        "seat": seat,
+        "agents": list(agents),
+        "picture": png_data_uri(state.render_rgb(seat), compress_level=6),  # one per move: fast
+        "toMove": -1 if done else int(state.current_player),
+        "yourTurn": your_turn,
+        "status": status_line(state),
+        "done": done,
+        "history": [{"seat": int(s), "label": label} for s, label in history],
+        "legal": legal_moves(state) if your_turn else [],
+        "result": result,
+    }
