@@ -13,18 +13,36 @@ from meeplezoo.agents.web.timeline import rewards_so_far, status_line
 from meeplezoo.envs.core.ranking import ranks as competition_ranks
 
 
-def move_group(label: str) -> str:
-    """The heading a move button is filed under: the first word of its name."""
-    return label.split(maxsplit=1)[0] if label.strip() else "other"
+def _first_words(label: str, count: int) -> str:
+    return " ".join(label.split()[:count]) or "other"
+
+
+def move_groups(labels: list[str], split_above: int = 8) -> list[str]:
+    """The heading each move button is filed under: the first word of its
+    name, or the first two words for a big group they split into groups of
+    two or more (Gold Rush Gangs' sixteen "move ..." become "move pro",
+    "move A", "move B")."""
+    groups = [_first_words(label, 1) for label in labels]
+    for name in set(groups):
+        members = [i for i, g in enumerate(groups) if g == name]
+        if len(members) <= split_above:
+            continue
+        finer = [_first_words(labels[i], 2) for i in members]
+        sizes = {key: finer.count(key) for key in finer}
+        if len(sizes) >= 2 and min(sizes.values()) >= 2:
+            for i, key in zip(members, finer):
+                groups[i] = key
+    return groups
 
 
 def legal_moves(state) -> list[dict]:
     """The acting seat's legal moves, in action order, with names and groups."""
-    moves = []
-    for action in state.legal_actions():
-        label = state.action_to_string(int(action))
-        moves.append({"action": int(action), "label": label, "group": move_group(label)})
-    return moves
+    actions = [int(a) for a in state.legal_actions()]
+    labels = [state.action_to_string(a) for a in actions]
+    return [
+        {"action": a, "label": label, "group": group}
+        for a, label, group in zip(actions, labels, move_groups(labels))
+    ]
 
 
 def seat_payload(

@@ -53,7 +53,10 @@ def create_app(settings: TableSettings, allowed_hosts: list[str] | None = None) 
     on the loopback answers only to loopback names)."""
     tables = Tables(settings)
     html = page(
-        "table.html", title="meeplezoo table", styles=["common.css", "table.css"], scripts=["table.js"]
+        "table.html",
+        title="meeplezoo table",
+        styles=["common.css", "table.css"],
+        scripts=["board_fit.js", "table.js"],
     )
 
     async def index(request: Request):

@@ -77,7 +77,7 @@ def viewer_html(record: ReplayRecord, viewer: int | None = None) -> str:
         "viewer.html",
         title=f"{data['title']} replay, seed {record.seed} ({who})",
         styles=["common.css", "viewer.css"],
-        scripts=["tiles.js", "viewer.js"],
+        scripts=["board_fit.js", "tiles.js", "viewer.js"],
         data=data,
     )
 

@@ -203,3 +203,15 @@ def test_the_payload_is_the_same_for_positions_the_human_cannot_tell_apart(tmp_p
 def test_exactly_one_human_seat(tmp_path, agents):
     with pytest.raises(ValueError, match="exactly one 'human'"):
         _client(tmp_path, agents=agents)
+
+
+def test_move_groups_split_a_big_group_only_into_real_groups():
+    from meeplezoo.agents.web.seat_payload import move_groups
+
+    gold = [f"move {who} {d}" for who in ("pro", "A", "B") for d in ("E", "NE", "W")] + ["end"]
+    assert move_groups(gold) == ["move pro"] * 3 + ["move A"] * 3 + ["move B"] * 3 + ["end"]
+    places = [f"place defender {c},2" for c in range(12)]
+    assert set(move_groups(places)) == {"place"}
+    anchors = [f"anchor {r} {c}" for r in range(12) for c in range(r % 2 + 1)]
+    assert set(move_groups(anchors)) == {"anchor"}
+    assert move_groups(["grab (0,1)", "use Gust", "done"]) == ["grab", "use", "done"]

@@ -67,7 +67,14 @@
       table.appendChild(tr);
     });
     const saved = document.createElement("p");
-    saved.textContent = r.replay ? `Saved as ${r.replay} (watch it with: meeplezoo view ${r.replay})` : (r.replayError || "");
+    saved.className = "saved";
+    if (r.replay) {
+      const command = document.createElement("code");
+      command.textContent = `meeplezoo view ${r.replay}`;
+      saved.append("Saved as a replay; watch it with ", command);
+    } else {
+      saved.textContent = r.replayError || "";
+    }
     box.append(head, table, saved);
   }
 
@@ -201,7 +208,8 @@
 
   $("new-game").addEventListener("click", newGame);
   $("filter").addEventListener("input", applyFilter);
-  $("board").addEventListener("click", () => $("board").parentElement.classList.toggle("actual-size"));
+  const fit = watchBoard($("board"), 24);
+  $("board").addEventListener("load", fit);
 
   const resumed = location.hash.slice(1);
   if (resumed) {

@@ -81,7 +81,6 @@
     }, 1000 / Number($("speed").value));
   }
 
-  $("board").addEventListener("click", () => $("board").parentElement.classList.toggle("actual-size"));
   const toggle = () => (timer === null ? play() : stop());
   $("first").addEventListener("click", () => { stop(); show(0); });
   $("prev").addEventListener("click", () => { stop(); show(current - 1); });
@@ -108,8 +107,10 @@
   document.addEventListener("keyup", (event) => { if (event.key === " ") event.preventDefault(); });
 
   show(0);
+  const fit = watchBoard($("board"), 120);
   board = TileBoard($("board"), data.pictures, () => {
     document.body.dataset.ready = "true";
     board.draw(current);
   });
+  fit();
 })();
