@@ -11,9 +11,16 @@ function fitBoard(element, reserveBelow) {
     element.style.width = `${naturalWidth}px`;
     return;
   }
-  const room = box.clientWidth - 2;
+  const wide = window.innerWidth > 760;
+  let room = box.clientWidth - 2;
+  if (wide) { // beside the panel: what the row leaves once the panel has its width
+    const row = box.parentElement, style = getComputedStyle(row);
+    const panel = row.querySelector(".panel");
+    room = row.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
+    if (panel) room -= panel.offsetWidth + (parseFloat(style.columnGap) || 0);
+  }
   let scale = room / naturalWidth;
-  if (window.innerWidth > 760) {
+  if (wide) {
     const top = element.getBoundingClientRect().top + window.scrollY;
     const tall = window.innerHeight - top - reserveBelow;
     scale = Math.min(scale, Math.max(tall, 200) / naturalHeight, 2);
