@@ -9,7 +9,6 @@ import warnings
 import numpy as np
 
 from meeplezoo import envs
-from meeplezoo.agents.arena import play_match
 from meeplezoo.envs.core.replay import ReplayRecord
 
 with warnings.catch_warnings():  # Starlette would rather test with httpx2; httpx works the same
@@ -35,13 +34,20 @@ def config_for(name: str, players: int) -> dict:
 
 
 def random_replay(name: str, players: int, seed: int, max_moves: int | None = None) -> ReplayRecord:
-    """A random game as a replay; with ``max_moves`` cut short (still a valid replay)."""
-    record = play_match(
-        name, ["random"] * players, seed=seed, config=config_for(name, players), record=True
-    ).replay
-    if max_moves is not None:
-        record.actions = record.actions[:max_moves]
-    return record
+    """A seeded random game as a replay, played out or cut after ``max_moves``
+    (a cut replay is still valid: it re-runs to a running position)."""
+    game = envs.make_game(name, **config_for(name, players))
+    state = game.new_initial_state(seed)
+    rng = np.random.default_rng(seed)
+    actions = []
+    while not state.done and (max_moves is None or len(actions) < max_moves):
+        legal = state.legal_actions()
+        actions.append(int(legal[rng.integers(legal.size)]))
+        state.apply(actions[-1])
+    meta = {"agents": ["random"] * players}
+    if state.done:
+        meta["returns"] = [float(r) for r in state.returns()]
+    return ReplayRecord(game=game.info.name, config=dict(game.config), seed=seed, actions=actions, meta=meta)
 
 
 def random_walk(state, rng: np.random.Generator, moves: int):
