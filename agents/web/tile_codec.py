@@ -23,17 +23,31 @@ SHEET_ROWS = 128
 EMPTY = -1  # a square outside the current picture (the picture shrank)
 
 
-def _grid(picture: np.ndarray, tile: int) -> tuple[np.ndarray, np.ndarray]:
-    """The picture cut into squares: (codes of the squares, their pixels)."""
+def _grid(picture: np.ndarray, tile: int) -> np.ndarray:
+    """The picture cut into squares: an array (rows, columns, pixels of a square)."""
     h, w = picture.shape[:2]
     rows, cols = -(-h // tile), -(-w // tile)
     if cols > STRIDE:
         raise ValueError(f"picture too wide to encode: {w} pixels")
-    padded = np.zeros((rows * tile, cols * tile, 3), np.uint8)
-    padded[:h, :w] = picture
-    squares = padded.reshape(rows, tile, cols, tile, 3).transpose(0, 2, 1, 3, 4).reshape(rows * cols, -1)
-    codes = (np.arange(rows)[:, None] * STRIDE + np.arange(cols)[None, :]).ravel()
-    return codes, squares
+    # edge pixels fill the last squares: a smaller picture on a bigger canvas shows no black seam
+    padded = np.pad(picture, ((0, rows * tile - h), (0, cols * tile - w), (0, 0)), mode="edge")
+    return padded.reshape(rows, tile, cols, tile, 3).transpose(0, 2, 1, 3, 4).reshape(rows, cols, -1)
+
+
+def _changed(squares: np.ndarray, prev: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """(row, column) of the squares that differ from ``prev`` and of those that
+    are gone (``prev`` was bigger); a picture that changes size is compared
+    where the two overlap."""
+    rows, cols = squares.shape[:2]
+    changed = np.ones((rows, cols), bool)
+    gone = np.zeros((0, 2), np.int64)
+    if prev is not None:
+        r, c = min(rows, prev.shape[0]), min(cols, prev.shape[1])
+        changed[:r, :c] = np.any(squares[:r, :c] != prev[:r, :c], axis=2)
+        outside = np.ones(prev.shape[:2], bool)
+        outside[:rows, :cols] = False
+        gone = np.argwhere(outside)
+    return np.argwhere(changed), gone
 
 
 def _sheets(tiles: list[bytes], tile: int) -> list[str]:
@@ -51,38 +65,44 @@ def _sheets(tiles: list[bytes], tile: int) -> list[str]:
     return sheets
 
 
+def _delta_coded(updates: list[tuple[int, int]]) -> list[int]:
+    """``[(code, tile)...]`` sorted by code as ``[code step, tile, ...]``: each
+    code is given as its distance from the one before (short numbers in JSON)."""
+    out, last = [], 0
+    for code, t in updates:
+        out += (code - last, t)
+        last = code
+    return out
+
+
 def encode_frames(pictures: Iterable[np.ndarray], tile: int = TILE) -> dict:
     """JSON-able encoding of a sequence of HxWx3 uint8 pictures.
 
-    ``frames[k]`` is ``{"size": [w, h], "changes": [code, tile, code, tile...]}``
-    (tile ``EMPTY`` clears a square); tiles are numbered in order of first
+    ``frames[k]`` is ``{"size": [w, h], "changes": [step, tile, step, tile...]}``:
+    the squares that differ from position k - 1, where each square's code
+    (``row * STRIDE + column``) is the previous one plus ``step`` (starting
+    from 0) and tile ``EMPTY`` clears it. Tiles are numbered in order of first
     use and laid out ``SHEET_COLUMNS`` wide, ``SHEET_ROWS`` tall per sheet."""
     index: dict[bytes, int] = {}
     tiles: list[bytes] = []
     frames = []
-    prev_codes = np.zeros(0, np.int64)
-    prev_squares = np.zeros((0, tile * tile * 3), np.uint8)
+    prev = None
     for picture in pictures:
-        codes, squares = _grid(np.asarray(picture, dtype=np.uint8), tile)
-        if np.array_equal(codes, prev_codes):
-            changed = np.flatnonzero(np.any(squares != prev_squares, axis=1))
-            gone = np.zeros(0, np.int64)
-        else:
-            changed = np.arange(codes.size)
-            gone = np.setdiff1d(prev_codes, codes)
-        out = []
-        for k in changed:
-            raw = squares[k].tobytes()
+        picture = np.asarray(picture, dtype=np.uint8)
+        squares = _grid(picture, tile)
+        changed, gone = _changed(squares, prev)
+        updates = []
+        for r, c in changed:
+            raw = squares[r, c].tobytes()
             t = index.get(raw)
             if t is None:
                 t = index[raw] = len(tiles)
                 tiles.append(raw)
-            out += (int(codes[k]), t)
-        for code in gone:
-            out += (int(code), EMPTY)
+            updates.append((int(r) * STRIDE + int(c), t))
+        updates += [(int(r) * STRIDE + int(c), EMPTY) for r, c in gone]
         h, w = picture.shape[:2]
-        frames.append({"size": [int(w), int(h)], "changes": out})
-        prev_codes, prev_squares = codes, squares
+        frames.append({"size": [int(w), int(h)], "changes": _delta_coded(sorted(updates))})
+        prev = squares
     return {
         "tile": tile,
         "stride": STRIDE,
@@ -103,8 +123,9 @@ def decode_frames(encoded: dict) -> list[np.ndarray]:
     canvas = np.zeros((-(-height // tile) * tile, -(-width // tile) * tile, 3), np.uint8)
     out = []
     for frame in encoded["frames"]:
-        changes = frame["changes"]
-        for code, t in zip(changes[::2], changes[1::2]):
+        changes, code = frame["changes"], 0
+        for step, t in zip(changes[::2], changes[1::2]):
+            code += step
             r, c = divmod(code, stride)
             dst = canvas[r * tile : (r + 1) * tile, c * tile : (c + 1) * tile]
             if t == EMPTY:

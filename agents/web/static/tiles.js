@@ -15,9 +15,15 @@ function TileBoard(canvas, pictures, ready) {
 
   const checkpoints = [];
   const running = new Int32Array(cells).fill(-1);
+  // apply one position's changes: [code step, tile, ...], codes relative to the one before
+  const apply = (map, changes) => {
+    for (let i = 0, code = 0; i < changes.length; i += 2) {
+      code += changes[i];
+      map[cellOf(code)] = changes[i + 1];
+    }
+  };
   frames.forEach((frame, k) => {
-    const ch = frame.changes;
-    for (let i = 0; i < ch.length; i += 2) running[cellOf(ch[i])] = ch[i + 1];
+    apply(running, frame.changes);
     if (k % EVERY === 0) checkpoints.push(running.slice());
   });
 
@@ -31,10 +37,7 @@ function TileBoard(canvas, pictures, ready) {
   function mapAt(k) {
     const base = Math.floor(k / EVERY);
     const map = checkpoints[base].slice();
-    for (let j = base * EVERY + 1; j <= k; j++) {
-      const ch = frames[j].changes;
-      for (let i = 0; i < ch.length; i += 2) map[cellOf(ch[i])] = ch[i + 1];
-    }
+    for (let j = base * EVERY + 1; j <= k; j++) apply(map, frames[j].changes);
     return map;
   }
 
