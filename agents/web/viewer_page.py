@@ -40,7 +40,6 @@ def _seat_names(record: ReplayRecord, num_players: int) -> list[str]:
 def viewer_data(record: ReplayRecord, viewer: int | None = None) -> dict:
     """The page's data: one entry per position in each list, and the pictures."""
     labels, moved, to_move, rewards, ending = [], [], [], [], ""
-    pictures = []
 
     def collect():
         nonlocal ending
@@ -93,6 +92,8 @@ def write_viewer_page(replay_path, output=None, viewer: int | None = None) -> Pa
     replay_path = Path(replay_path)
     record = ReplayRecord.load(replay_path)
     out = Path(output) if output is not None else default_output(replay_path, viewer)
+    if out.resolve() == replay_path.resolve():
+        raise ValueError(f"the page would overwrite the replay {replay_path}; choose another -o")
     text = viewer_html(record, viewer)
     out.write_text(text, encoding="utf-8")
     return out

@@ -114,6 +114,7 @@ def _tamper(path, **changes):
         ("out_of_range", "action #0 (1000000) is not legal"),
         ("viewer", "--viewer must be a seat from 0 to 1"),
         ("output", "No such file"),
+        ("overwrite", "would overwrite the replay"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(case, message, replay_file, tmp_path, capsys):
@@ -133,6 +134,8 @@ def test_bad_input_is_one_line_and_exit_code_2(case, message, replay_file, tmp_p
         args += ["--viewer", "2"]
     elif case == "output":
         args += ["-o", str(tmp_path / "no" / "such" / "folder.html")]
+    elif case == "overwrite":
+        args += ["-o", str(replay_file)]
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("meeplezoo view: "), err
