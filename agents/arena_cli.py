@@ -76,12 +76,12 @@ def run(args) -> int:
         save=False,
     )
     result.print()
+    if args.out:
+        result.save(args.out)  # the replays too, which the pages below are made from
+        print(f"report written to {args.out}")
     if args.replays == "html":
         from meeplezoo.agents.web.viewer_page import write_replay_pages
 
         pages = write_replay_pages(f"{args.out}/replays/game_{m.index:05d}.json" for m in result.matches)
         print(f"{len(pages)} replay pages written beside the replays")
-    if args.out:
-        result.save(args.out)
-        print(f"report written to {args.out}")
     return 0

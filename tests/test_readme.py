@@ -18,8 +18,11 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +47,11 @@ HUMAN_ANSWERS = "0\n" * 20_000
 RAY_MARKERS = ("--backend rllib", "--backend ray")
 
 TIMEOUT = 300  # seconds for one command
+
+# Commands that start a server and run until stopped: each is started on a free
+# local port, must answer its front page, and is then stopped.
+SERVER_COMMANDS = ("meeplezoo serve",)
+SERVER_START_SECONDS = 60
 
 
 @dataclass(frozen=True)
@@ -167,6 +175,41 @@ def run_shell(command: str, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def run_server(command: str, cwd: Path) -> subprocess.CompletedProcess:
+    """Start a server command on a free port, fetch its front page, stop it.
+    Exit status 0 means the page answered with HTML."""
+    port = _free_port()
+    command = command.split(" #", 1)[0]  # a trailing shell comment would swallow the port
+    command = re.sub(r"--port \d+", "", command) + f" --port {port}"
+    server = subprocess.Popen(
+        ["bash", "-c", f"exec {command}"],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_environment(),
+    )
+    page, deadline = "", time.monotonic() + SERVER_START_SECONDS
+    try:
+        while time.monotonic() < deadline and server.poll() is None and not page:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as answer:
+                    page = answer.read().decode()
+            except OSError:
+                time.sleep(0.3)
+    finally:
+        server.terminate()
+        stdout, stderr = server.communicate(timeout=30)
+    status = 0 if "<html" in page.lower() else 1
+    return subprocess.CompletedProcess(command, status, stdout, stderr + ("" if status == 0 else "\nno page"))
+
+
 def command_groups() -> list:
     """One test per README section and Ray-or-not: the commands of a group
     run in order in one folder."""
@@ -187,7 +230,8 @@ def command_groups() -> list:
 def test_readme_commands_run(commands, tmp_path):
     for command in commands:
         runnable = shrink(without_install_steps(command.text))
-        result = run_shell(runnable, tmp_path)
+        run = run_server if runnable.startswith(SERVER_COMMANDS) else run_shell
+        result = run(runnable, tmp_path)
         assert result.returncode == 0, (
             f"README.md:{command.line} `{command.text}` (run as `{runnable}`) exited {result.returncode}\n"
             f"stdout tail:\n{result.stdout[-2000:]}\nstderr tail:\n{result.stderr[-3000:]}"
