@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from meeplezoo.cli import add_config_option
+from meeplezoo.cli import add_agents_option, add_config_option, add_game_argument
 
 HELP = "play bots against each other and rate them (openskill)"
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("game", help="game name, e.g. gem_mountain (see 'meeplezoo list')")
-    parser.add_argument(
-        "--agents",
-        nargs="+",
-        required=True,
-        metavar="SPEC",
-        help="bots, e.g. random mcts:sims=200 ismcts:sims=100,c=1.4 policy:path=best.zip",
-    )
+    add_game_argument(parser)
+    add_agents_option(parser, "bots, e.g. random mcts:sims=200 ismcts:sims=100,c=1.4 policy:path=best.zip")
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument(
         "--players",

@@ -9,13 +9,13 @@ from meeplezoo import envs
 from meeplezoo.agents.base import SeatView
 from meeplezoo.agents.human import HumanAgent
 from meeplezoo.agents.random_agent import RandomAgent
-from meeplezoo.cli import add_config_option
+from meeplezoo.cli import add_config_option, add_game_argument
 
 HELP = "play a game in the terminal against bots or hot-seat"
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("game", help="game name, e.g. gem_mountain (see 'meeplezoo list')")
+    add_game_argument(parser)
     parser.add_argument("--players", type=int, default=None, help="number of players")
     add_config_option(parser, "game settings, e.g. map_rows=8")
     parser.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")

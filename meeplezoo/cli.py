@@ -94,6 +94,16 @@ def split_config_runs(words: list[str]) -> list[str]:
     return out
 
 
+def add_game_argument(parser: argparse.ArgumentParser) -> None:
+    """The game positional, worded the same in every subcommand."""
+    parser.add_argument("game", help="game name, e.g. gem_mountain (see 'meeplezoo list')")
+
+
+def add_agents_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """The one ``--agents SPEC ...`` option of the commands that seat bots."""
+    parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help=help)
+
+
 def add_config_option(parser: argparse.ArgumentParser, help: str) -> None:
     """The one ``--config KEY=VALUE`` option, the same in every subcommand."""
     parser.add_argument(

@@ -9,23 +9,21 @@ from __future__ import annotations
 import ipaddress
 import socket
 
+from meeplezoo.cli import add_agents_option, add_config_option, add_game_argument
+
 HELP = "play a game against bots in the browser (a local web table)"
 INSTALL = "pip install 'meeplezoo[web]'"
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("game", help="game name, e.g. gem_mountain (see 'meeplezoo list')")
-    parser.add_argument(
-        "--agents",
-        nargs="+",
-        required=True,
-        metavar="SPEC",
-        help="one per seat in seat order, exactly one 'human' (you), e.g. human mcts:sims=200",
+    add_game_argument(parser)
+    add_agents_option(
+        parser, "one per seat in seat order, exactly one 'human' (you), e.g. human mcts:sims=200"
     )
     parser.add_argument(
         "--players", type=int, default=None, help="number of players (default: one per agent)"
     )
-    parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE", help="game config")
+    add_config_option(parser, "game settings, e.g. num_players=3")
     parser.add_argument(
         "--seed", type=int, default=None, help="seed for the games and bots (default: random)"
     )

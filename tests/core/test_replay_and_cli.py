@@ -112,14 +112,16 @@ def _parse(module, argv):
     return parser.parse_args(argv)
 
 
-@pytest.mark.parametrize("command", ["play", "arena", "train"])
+@pytest.mark.parametrize("command", ["play", "arena", "serve", "train"])
 def test_config_pairs_never_swallow_the_game(command):
     import importlib
 
     from meeplezoo.cli import SUBCOMMANDS
 
     module = importlib.import_module(SUBCOMMANDS[command])
-    extra = ["--agents", "random", "random"] if command == "arena" else []
+    extra = {"arena": ["--agents", "random", "random"], "serve": ["--agents", "human", "random"]}.get(
+        command, []
+    )
     for argv in (
         ["--config", "map_rows=8", "gem_mountain"],
         ["--config", "map_rows=8", "max_turns=50", "gem_mountain"],
