@@ -7,7 +7,6 @@ costs more per step than most of our games' rules do.
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import numpy as np
@@ -17,7 +16,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from meeplezoo.envs.core.replay import ReplayRecord
-from meeplezoo.envs.core.state import Game, State
+from meeplezoo.envs.core.state import Game, State, integer_index
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 
@@ -36,13 +35,8 @@ def check_seed(seed: Any) -> int | None:
     value, before anything changes."""
     if seed is None:
         return None
-    if isinstance(seed, (bool, np.bool_)):
-        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-    try:
-        value = operator.index(seed)
-    except TypeError:
-        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}") from None
-    if value < 0:
+    value = integer_index(seed)
+    if value is None or value < 0:
         raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
     return value
 
@@ -189,12 +183,9 @@ class MeepleEnv(AECEnv):
                 raise ValueError(f"{agent} is done; the only valid action is None, got {action!r}")
             self._was_dead_step(action)
             return
-        if action is None or isinstance(action, (bool, np.bool_)):
+        a = action if type(action) is int else integer_index(action)
+        if a is None:
             raise ValueError(f"action must be an integer, got {action!r}")
-        try:
-            a = operator.index(action)
-        except TypeError:
-            raise ValueError(f"action must be an integer, got {action!r}") from None
         n = self.game.num_actions
         if not 0 <= a < n:
             raise ValueError(f"action {a} is outside the action space Discrete({n})")

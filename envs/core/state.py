@@ -39,8 +39,8 @@ class GameInfo:
     rules_page: str = ""  # path of the rules page, relative to the project root
 
 
-def _action_index(action: Any) -> int | None:
-    """``action`` as a Python int if it is an integer of any kind (numpy's
+def integer_index(action: Any) -> int | None:
+    """``action`` (an action or a seed) as a Python int if it is an integer of any kind (numpy's
     included), else None. Bools, floats (even whole ones), strings and None
     are not action indices: a mistyped action must never play a different
     move by silent truncation (``int(4.9)`` is 4)."""
@@ -209,7 +209,7 @@ class State(abc.ABC):
         game's :meth:`_apply_action`. The common case (a legal Python int) is
         tested first and cheaply: search bots and benchmarks call this per
         move; the exact reason for a refusal is worked out only on refusal."""
-        a = action if type(action) is int else _action_index(action)
+        a = action if type(action) is int else integer_index(action)
         if a is None or not (0 <= a < self.game.num_actions and self._is_legal(a)):
             self._refuse(action)
         self._apply_action(a)
@@ -230,7 +230,7 @@ class State(abc.ABC):
         name = self.game.info.name
         if self.current_player < 0:
             raise ValueError(f"{name}: the game is over; cannot apply action {action!r}")
-        a = _action_index(action)
+        a = integer_index(action)
         if a is None:
             raise ValueError(f"{name}: action must be an integer, got {action!r}")
         n = self.game.num_actions
