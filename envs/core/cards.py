@@ -78,6 +78,26 @@ class Deck:
         return cls(data["draw_pile"], data["discard"])
 
 
+def canonical_shuffle(items, rng: np.random.Generator) -> list:
+    """``items`` sorted, then put in an order drawn from ``rng``.
+
+    Determinizations redeal hidden cards and tiles with it: the result depends
+    only on which items are hidden (a multiset the searcher may know) and on
+    ``rng``, never on where the true state holds them."""
+    pool = sorted(items)
+    return [pool[i] for i in rng.permutation(len(pool))]
+
+
+def deal_out(pool: list, sizes) -> tuple[list[list], list]:
+    """Split ``pool`` into consecutive hands of the given ``sizes``; returns
+    the hands and what is left over."""
+    hands, start = [], 0
+    for size in sizes:
+        hands.append(pool[start : start + size])
+        start += size
+    return hands, pool[start:]
+
+
 def stack_ranks(deck: Deck, ranks, rank_of=card_rank) -> list[int]:
     """Put one card of each given rank on top of the draw pile so they are
     drawn in the given order (first rank drawn first). Each card is taken from

@@ -22,6 +22,17 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from meeplezoo.envs.core.fields import Field, compile_clone, fields_from_dict, fields_to_dict
+from meeplezoo.envs.core.options import Option, defaults_of, validated_config
+from meeplezoo.envs.core.rng import (  # noqa: F401 (re-exported: the generator belongs to the contract)
+    SEED_BOUND,
+    clone_rng,
+    derive_rng,
+    make_rng,
+    rng_from_dict,
+    rng_to_dict,
+)
+
 
 @dataclass(frozen=True)
 class GameInfo:
@@ -52,49 +63,12 @@ def integer_index(action: Any) -> int | None:
         return None
 
 
-def make_rng(seed: int | None) -> np.random.Generator:
-    """The one way a state's generator is created (PCG64, like np_random)."""
-    return np.random.Generator(np.random.PCG64(seed))
-
-
-SEED_BOUND = 2**63 - 1  # seeds drawn for derived generators lie in 0..SEED_BOUND-1
-
-
-def derive_rng(rng: np.random.Generator, seed_bound: int = SEED_BOUND) -> np.random.Generator:
-    """A fresh generator seeded by one draw from ``rng``.
-
-    A determinized or searched copy must not keep the true generator (it
-    knows the dice and draws still to come), yet must stay reproducible from
-    the searcher's own generator: one draw from it seeds the copy's.
-    ``seed_bound`` is the draw's exclusive upper bound; the search bots pass
-    ``2**63``, which they have always drawn with, so seeded bot play replays."""
-    return make_rng(int(rng.integers(0, seed_bound)))
-
-
-def clone_rng(rng: np.random.Generator) -> np.random.Generator:
-    """An independent generator that continues exactly where ``rng`` is."""
-    # A fixed seed skips the OS-entropy read of PCG64(); the state is then
-    # overwritten anyway (about twice as fast, and clone() is MCTS's hot path).
-    new = np.random.Generator(np.random.PCG64(0))
-    new.bit_generator.state = rng.bit_generator.state
-    return new
-
-
-def rng_to_dict(rng: np.random.Generator) -> dict:
-    """JSON-able snapshot of a generator (for ``State.to_dict``)."""
-    return copy.deepcopy(rng.bit_generator.state)
-
-
-def rng_from_dict(data: dict) -> np.random.Generator:
-    rng = np.random.Generator(np.random.PCG64(0))
-    rng.bit_generator.state = data
-    return rng
-
-
 class Game(abc.ABC):
     """One configuration of a game; builds its states.
 
-    Subclasses set ``info`` and ``defaults`` and may override ``validate``.
+    Subclasses set ``info`` and ``options`` (each setting declared once, see
+    :mod:`meeplezoo.envs.core.options`; ``defaults`` is derived from it) and
+    may override ``validate`` for checks that tie several keys together.
     ``config`` is the full, validated configuration (defaults filled in).
     After ``__init__`` the attributes below must be set:
 
@@ -115,6 +89,7 @@ class Game(abc.ABC):
     """
 
     info: ClassVar[GameInfo]
+    options: ClassVar[dict[str, Option]] = {}
     defaults: ClassVar[dict[str, Any]] = {}
 
     num_players: int
@@ -134,6 +109,11 @@ class Game(abc.ABC):
     observer_factory: ClassVar[Callable[[Game], Any] | None] = None
     observer: Any = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "options" in cls.__dict__:
+            cls.defaults = defaults_of(cls.options)
+
     def __init__(self, **config: Any) -> None:
         unknown = sorted(set(config) - set(self.defaults))
         if unknown:
@@ -152,6 +132,8 @@ class Game(abc.ABC):
                 f"{self.info.min_players} to {self.info.max_players}, got {n!r}"
             )
         self.num_players = int(n)
+        if self.options:
+            self.config = validated_config(self.options, self.config, self.info.name)
         self.validate()
         if self.observer_factory is not None:
             self.observer = self.observer_factory(self)
@@ -182,6 +164,15 @@ class State(abc.ABC):
 
     game: Game
     rng: np.random.Generator
+    # The state's attributes, declared once (see meeplezoo.envs.core.fields):
+    # a class that declares them gets a compiled clone() and the keyed part
+    # of to_dict()/from_dict() from this tuple.
+    fields: ClassVar[tuple[Field, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "fields" in cls.__dict__ and "clone" not in cls.__dict__:
+            cls.clone = compile_clone(cls, cls.fields)
 
     # --- whose move -------------------------------------------------------
     @property
@@ -308,9 +299,31 @@ class State(abc.ABC):
         this with a faster field-by-field copy where it matters."""
         return copy.deepcopy(self, {id(self.game): self.game})
 
-    @abc.abstractmethod
     def to_dict(self) -> dict:
-        """Plain JSON-able dict of the whole state (the generator included)."""
+        """Plain JSON-able dict of the whole state (the generator included).
+        The default writes the keyed ``fields``; games with entries that are
+        not one field each extend it."""
+        if not self.fields:
+            raise NotImplementedError(f"{type(self).__name__} declares no fields; override to_dict")
+        return fields_to_dict(self, self.fields)
+
+    @classmethod
+    def from_dict(cls, game: Game, data: dict) -> State:
+        """Inverse of :meth:`to_dict`: sets the keyed ``fields`` (caches to
+        their reset values), then :meth:`_after_load` reads the rest."""
+        if not cls.fields:
+            raise NotImplementedError(f"{cls.__name__} declares no fields; override from_dict")
+        if not isinstance(data, dict):
+            raise TypeError(f"{game.info.name}: a position must be a dict, got {type(data).__name__}")
+        state = cls.__new__(cls)
+        state.game = game
+        fields_from_dict(state, cls.fields, data, game.info.name)
+        state._after_load(data)
+        return state
+
+    def _after_load(self, data: dict) -> None:  # noqa: B027 (optional hook)
+        """Read the position-dict entries that are not one field each and
+        rebuild what is derived from the fields."""
 
     # --- words --------------------------------------------------------------
     @abc.abstractmethod

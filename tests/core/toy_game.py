@@ -12,18 +12,12 @@ from typing import ClassVar
 
 import numpy as np
 
-from meeplezoo.envs.core import (
-    Game,
-    GameInfo,
-    State,
-    clone_rng,
-    make_rng,
-    rank_rewards,
-    rng_from_dict,
-    rng_to_dict,
-)
+from meeplezoo.envs.core import Game, GameInfo, State, make_rng, rank_rewards
 from meeplezoo.envs.core.aec import MeepleEnv, env_metadata
+from meeplezoo.envs.core.cards import canonical_shuffle
 from meeplezoo.envs.core.draw import Canvas, seat_color
+from meeplezoo.envs.core.fields import generator_field, saved
+from meeplezoo.envs.core.options import integer
 from meeplezoo.envs.core.turns import next_seat, relative_seats
 
 SWAP, STOP = 0, 1
@@ -39,12 +33,13 @@ class HighCardGame(Game):
         hidden_information=True,
         chance=True,
     )
-    defaults = {"num_players": 2, "max_turns": 12}
+    options: ClassVar[dict] = {
+        "num_players": integer(2, 2, 4, "seats at the table"),
+        "max_turns": integer(12, 1, 1000, "turns before the game is cut short"),
+    }
     test_configs: ClassVar[list[dict]] = [{"num_players": 4}]
 
     def validate(self) -> None:
-        if not isinstance(self.config["max_turns"], int) or self.config["max_turns"] < 1:
-            raise ValueError("max_turns must be a positive integer")
         self.num_actions = 2
         self.observation_shape = (10 + self.num_players + 2,)
         self.observation_dtype = np.float32
@@ -57,13 +52,19 @@ class HighCardGame(Game):
         return s
 
     def state_from_dict(self, d):
-        s = HighCardState(self, rng_from_dict(d["rng"]))
-        s.deck, s.cards, s.stopped = list(d["deck"]), list(d["cards"]), list(d["stopped"])
-        s.player, s.turns = d["player"], d["turns"]
-        return s
+        return HighCardState.from_dict(self, d)
 
 
 class HighCardState(State):
+    fields = (
+        saved("deck", "list"),
+        saved("cards", "list"),
+        saved("stopped", "list"),
+        saved("player"),
+        saved("turns"),
+        generator_field(),
+    )
+
     def __init__(self, game, rng):
         self.game, self.rng = game, rng
         self.deck: list[int] = []
@@ -116,29 +117,12 @@ class HighCardState(State):
 
     def determinize(self, player, rng):
         s = self.clone()
-        unseen = sorted(s.deck + [c for i, c in enumerate(s.cards) if i != player])
-        unseen = [unseen[i] for i in rng.permutation(len(unseen))]
+        unseen = canonical_shuffle(s.deck + [c for i, c in enumerate(s.cards) if i != player], rng)
         for i in range(len(s.cards)):
             if i != player:
                 s.cards[i] = unseen.pop()
         s.deck = unseen
         return s
-
-    def clone(self):
-        s = HighCardState(self.game, clone_rng(self.rng))
-        s.deck, s.cards, s.stopped = list(self.deck), list(self.cards), list(self.stopped)
-        s.player, s.turns = self.player, self.turns
-        return s
-
-    def to_dict(self):
-        return {
-            "deck": list(self.deck),
-            "cards": list(self.cards),
-            "stopped": list(self.stopped),
-            "player": self.player,
-            "turns": self.turns,
-            "rng": rng_to_dict(self.rng),
-        }
 
     def action_to_string(self, action):
         return ("swap", "stop")[action]

@@ -1,0 +1,131 @@
+"""A state's fields, declared once: how each is copied and saved.
+
+A game's State lists its attributes as ``fields = (Field("turns"),
+Field("hands", copy="lists"), ...)``. From that one list come
+
+- ``clone()``: compiled into plain Python once per class (one assignment per
+  field, as a hand-written copy would be), because search bots clone on
+  every simulation;
+- the keyed part of ``to_dict()`` / ``from_dict()``: each field with a
+  ``key`` is one entry of the position dict, converted by its
+  ``to_json``/``from_json``.
+
+Entries that are not one attribute each (a board written as a list of
+pieces, say) stay in the game's own code, next to the fields. A field
+without a ``key`` is still copied: caches use ``copy="reset"`` so a clone
+starts with ``reset`` and rebuilds them.
+"""
+
+from __future__ import annotations
+
+import copy as copy_module
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from meeplezoo.envs.core.rng import clone_rng, rng_from_dict, rng_to_dict
+
+# How a clone copies a field: the expression is written into the compiled
+# clone, with ``value`` standing for the field's value in the original.
+COPY_EXPRESSIONS = {
+    "value": "value",  # immutable values: ints, strings, tuples, None
+    "list": "value[:]",  # a list of immutable values
+    "lists": "[row[:] for row in value]",  # a list of such lists
+    "dict_of_lists": "{k: v[:] for k, v in value.items()}",
+    "copy": "value.copy()",  # arrays, sets, dicts of values, decks: anything with copy()
+    "copies": "[item.copy() for item in value]",  # a list of records with copy()
+    "deep": "deepcopy(value)",  # anything else (slow: keep off hot paths)
+    "rng": "clone_rng(value)",  # a numpy Generator, continued where it is
+    "reset": None,  # a cache: the clone starts with ``reset``
+}
+
+MISSING: Any = object()
+
+
+def _identity(value: Any, _context: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One attribute of a state.
+
+    ``to_json(value, state)`` and ``from_json(data, game)`` convert the value
+    for the position dict under ``key`` (None: not saved on its own);
+    ``default`` is used when a position dict lacks the key (MISSING: the key
+    is required); ``reset`` is what ``copy="reset"`` caches start as."""
+
+    name: str
+    copy: str = "value"
+    key: str | None = None
+    to_json: Callable[[Any, Any], Any] = _identity
+    from_json: Callable[[Any, Any], Any] = _identity
+    default: Any = MISSING
+    reset: Any = None
+
+    def __post_init__(self) -> None:
+        if self.copy not in COPY_EXPRESSIONS:
+            raise ValueError(
+                f"field {self.name!r}: copy must be one of {sorted(COPY_EXPRESSIONS)}, got {self.copy!r}"
+            )
+        if not self.name.isidentifier():
+            raise ValueError(f"field name must be an identifier, got {self.name!r}")
+
+
+def saved(name: str, copy: str = "value", key: str | None = None, **kwargs: Any) -> Field:
+    """A field saved under ``key`` (by default its own name)."""
+    return Field(name, copy, key or name, **kwargs)
+
+
+def compile_clone(cls: type, fields: Iterable[Field]) -> Callable[[Any], Any]:
+    """``clone()`` for ``cls``: a new instance sharing ``game`` with every
+    field copied as declared."""
+    namespace: dict[str, Any] = {"cls": cls, "deepcopy": copy_module.deepcopy, "clone_rng": clone_rng}
+    lines = ["def clone(self):", "    new = cls.__new__(cls)", "    new.game = self.game"]
+    for field in fields:
+        expression = COPY_EXPRESSIONS[field.copy]
+        if expression is None:
+            namespace[f"reset_{field.name}"] = field.reset
+            lines.append(f"    new.{field.name} = reset_{field.name}")
+        else:
+            lines.append(f"    new.{field.name} = " + expression.replace("value", f"self.{field.name}"))
+    lines.append("    return new")
+    exec("\n".join(lines), namespace)  # noqa: S102 - code built from validated identifiers only
+    clone = namespace["clone"]
+    clone.__doc__ = "Independent copy: every declared field copied as declared (compiled from ``fields``)."
+    clone.__qualname__ = f"{cls.__qualname__}.clone"
+    return clone
+
+
+def fields_to_dict(state: Any, fields: Iterable[Field]) -> dict[str, Any]:
+    """The position-dict entries of the keyed fields."""
+    return {field.key: field.to_json(getattr(state, field.name), state) for field in fields if field.key}
+
+
+def fields_from_dict(state: Any, fields: Iterable[Field], data: dict, game_name: str) -> None:
+    """Set the keyed fields of ``state`` from a position dict, and every
+    cache to its reset value. A missing required key is a ValueError naming it."""
+    for field in fields:
+        if field.key is None:
+            if field.copy == "reset":
+                setattr(state, field.name, field.reset)
+            continue
+        if field.key in data:
+            value = field.from_json(data[field.key], state.game)
+        elif field.default is MISSING:
+            raise ValueError(f"{game_name}: the position has no {field.key!r} entry")
+        else:
+            value = copy_module.deepcopy(field.default)
+        setattr(state, field.name, value)
+
+
+def generator_field(name: str = "rng") -> Field:
+    """The state's generator: continued by a clone, saved as its bit state
+    (required when loading: a position without it would not replay)."""
+    return Field(
+        name,
+        "rng",
+        name,
+        to_json=lambda rng, _state: rng_to_dict(rng),
+        from_json=lambda data, _game: rng_from_dict(data),
+    )
