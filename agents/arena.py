@@ -25,7 +25,7 @@ import numpy as np
 from meeplezoo.agents.base import Agent, SeatView
 from meeplezoo.agents.registry import make_agent
 from meeplezoo.envs.core.ranking import ranks as competition_ranks
-from meeplezoo.envs.core.replay import ReplayRecord
+from meeplezoo.envs.core.replay import ReplayRecord, seal
 
 MAX_ARRANGEMENTS = 20000  # beyond this many seatings, draw them at random
 
@@ -137,12 +137,15 @@ def run_game(
         decision_time=spent,
     )
     if record:
-        result.replay = ReplayRecord(
-            game=game.info.name,
-            config=dict(game.config),
-            seed=int(seed),
-            actions=actions,
-            meta={"agents": list(labels), "returns": returns, "ranks": result.ranks},
+        result.replay = seal(
+            ReplayRecord(
+                game=game.info.name,
+                config=dict(game.config),
+                seed=int(seed),
+                actions=actions,
+                meta={"agents": list(labels), "returns": returns, "ranks": result.ranks},
+            ),
+            game=game,
         )
     return result
 

@@ -21,7 +21,7 @@ from meeplezoo.agents.web.move_labels import move_label
 from meeplezoo.agents.web.replay_files import save_new_replay
 from meeplezoo.agents.web.seat_payload import seat_payload
 from meeplezoo.envs.core.ranking import ranks as competition_ranks
-from meeplezoo.envs.core.replay import ReplayRecord
+from meeplezoo.envs.core.replay import ReplayRecord, seal
 
 
 class TableError(Exception):
@@ -140,6 +140,6 @@ class Table:
             },
         )
         try:
-            self.replay = save_new_replay(record, self.replay_dir)
+            self.replay = save_new_replay(seal(record, game=self.game), self.replay_dir)
         except OSError as exc:
             self.replay_error = f"could not save the replay in {self.replay_dir}: {exc.strerror or exc}"

@@ -15,7 +15,7 @@ from gymnasium.error import ResetNeeded
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from meeplezoo.envs.core.replay import ReplayRecord
+from meeplezoo.envs.core.replay import ReplayRecord, seal
 from meeplezoo.envs.core.state import Game, State, integer_index
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
@@ -123,6 +123,9 @@ class MeepleEnv(AECEnv):
     def _start(self, state: State) -> None:
         self.game_state = state
         self.actions: list[int] = []
+        self.illegal_move: dict | None = (
+            None  # {"action": a, "seat": s} once an illegal action ended the game
+        )
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -201,6 +204,7 @@ class MeepleEnv(AECEnv):
             returns = np.zeros(self.game.num_players)
             returns[self.agent_name_mapping[agent]] = -1.0
             self.infos[agent]["illegal_action"] = a
+            self.illegal_move = {"action": a, "seat": self.agent_name_mapping[agent]}
             self._finish(returns, truncated=False)
         else:
             state.apply_unchecked(a)  # type, range and legality checked above
@@ -265,16 +269,19 @@ class MeepleEnv(AECEnv):
         return self._require_game("decode_action").action_to_string(action)
 
     def replay_record(self) -> ReplayRecord:
-        """This game so far as a replay (seed, config and action log)."""
+        """This game so far as a sealed replay: seed, config and action log,
+        with the outcome (an illegal action that ended it included) and
+        position digests, so a replay that no longer leads here is caught."""
         self._require_game("replay_record")
         if self.game_seed is None:
             raise ValueError("a game loaded from a position has no seed to replay from")
-        return ReplayRecord(
+        record = ReplayRecord(
             game=self.metadata["name"],
             config=dict(self.game.config),
             seed=self.game_seed,
             actions=list(self.actions),
         )
+        return seal(record, illegal=self.illegal_move, game=self.game)
 
 
 def env_metadata(name: str) -> dict[str, Any]:
