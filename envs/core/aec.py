@@ -261,12 +261,25 @@ class MeepleEnv(AECEnv):
         self.game_seed = None
 
     def encode_action(self, text: str) -> int:
-        """Action index from its name (``State.string_to_action``)."""
-        return self._require_game("encode_action").string_to_action(text)
+        """Action index from its name (``State.string_to_action``); a name
+        must be a string (TypeError otherwise), an unknown one is a ValueError."""
+        state = self._require_game("encode_action")
+        if not isinstance(text, str):
+            raise TypeError(f"an action name must be a string, got {text!r}")
+        return state.string_to_action(text)
 
     def decode_action(self, action: int) -> str:
-        """The name of action ``action`` in the current position."""
-        return self._require_game("decode_action").action_to_string(action)
+        """The name of action ``action`` in the current position. Only an
+        integer of the action space has one: anything else is a TypeError
+        (``1.5``, ``"4"``) or a ValueError (outside the space), never a name."""
+        state = self._require_game("decode_action")
+        index = action if type(action) is int else integer_index(action)
+        if index is None:
+            raise TypeError(f"action must be an integer, got {action!r}")
+        n = self.game.num_actions
+        if not 0 <= index < n:
+            raise ValueError(f"action {index} is outside the action space Discrete({n})")
+        return state.action_to_string(index)
 
     def replay_record(self) -> ReplayRecord:
         """This game so far as a sealed replay: seed, config and action log,

@@ -106,3 +106,37 @@ def test_bad_config_raises(case):
         case.make_env(illegal_action="ignore")
     with pytest.raises(ValueError, match="render_mode"):
         case.make_env(render_mode="video")
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("bad", [4.9, "4", np.float32(4.5), float("inf"), None, True, -1, "n"])
+def test_rules_apply_refuses_what_is_not_a_legal_index_and_changes_nothing(case, bad):
+    env = started(case)
+    state = env.game_state
+    if bad == "n":
+        bad = env.game.num_actions
+    before = state.to_dict()
+    with pytest.raises((TypeError, ValueError), match="action"):
+        state.apply(bad)
+    assert state.to_dict() == before
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+@pytest.mark.parametrize(
+    "bad, error", [(1.5, TypeError), ("4", TypeError), (None, TypeError), (-1, ValueError)]
+)
+def test_decode_action_names_only_actions_of_the_space(case, bad, error):
+    env = started(case)
+    with pytest.raises(error, match="action"):
+        env.decode_action(bad)
+    with pytest.raises(ValueError, match=str(env.game.num_actions)):
+        env.decode_action(env.game.num_actions)
+    assert isinstance(env.decode_action(np.int64(0)), str)
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("bad", [None, 3, b"pass"])
+def test_encode_action_takes_names_only(case, bad):
+    env = started(case)
+    with pytest.raises(TypeError, match="action name must be a string"):
+        env.encode_action(bad)
