@@ -113,10 +113,29 @@ class MeepleEnv(AECEnv):
         return self.action_spaces[agent]
 
     # --- lifecycle ------------------------------------------------------------
+    RESET_OPTIONS = ("state",)
+
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game, dealt from ``seed`` (PettingZoo's contract).
+
+        ``options`` may hold ``"state"``: a position dict (``get_state()``) to
+        start from instead of a fresh deal, as :meth:`load_state` does. Any
+        other key is a ValueError, so a misspelt option is never ignored;
+        nothing changes when the options are refused."""
         seed = check_seed(seed)
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"reset options must be a dict or None, got {options!r}")
+        unknown = sorted(set(options or ()) - set(self.RESET_OPTIONS))
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {unknown}; known: {list(self.RESET_OPTIONS)}")
+        position = (options or {}).get("state")
+        loaded = None if position is None else self.game.state_from_dict(position)
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
+        if loaded is not None:
+            self._start(loaded)
+            self.game_seed = None
+            return
         self.game_seed = int(self.np_random.integers(0, 2**63 - 1))
         self._start(self.game.new_initial_state(self.game_seed))
 

@@ -173,3 +173,19 @@ def test_every_seat_can_still_be_observed_after_all_stepped_out():
         env.step(None)
     for agent in env.possible_agents:
         assert env.observe(agent)["action_mask"].tolist() == [0, 0]
+
+
+def test_reset_options_start_from_a_position_and_refuse_unknown_keys():
+    env = HighCardEnv()
+    env.reset(seed=1)
+    env.step(SWAP)
+    position = env.get_state()
+    other = HighCardEnv()
+    other.reset(seed=9, options={"state": position})
+    assert other.get_state() == position and other.agent_selection == env.agent_selection
+    before = other.get_state()
+    with pytest.raises(ValueError, match=r"unknown reset option\(s\) \['stat'\]"):
+        other.reset(options={"stat": position})
+    with pytest.raises(TypeError, match="options must be a dict"):
+        other.reset(options=["state"])
+    assert other.get_state() == before
