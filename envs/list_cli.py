@@ -7,8 +7,6 @@ needed ones are dropped, and as a last resort the names print as a list.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from meeplezoo import envs
@@ -31,7 +29,7 @@ def add_arguments(parser) -> None:
 
 def short_name(name: str) -> str:
     """``gem_mountain_v0`` -> ``gem_mountain``: the name the commands accept."""
-    return re.sub(r"_v\d+$", "", name)
+    return envs.strip_version(name)
 
 
 def game_rows() -> list[dict]:

@@ -8,15 +8,13 @@ moved ``final_state`` alone is a new position format); see CONTRIBUTING.md.
 from __future__ import annotations
 
 import argparse
-import re
 
+from meeplezoo.envs import strip_version
 from tests.conformance.cases import CASES
 from tests.golden.store import TRACES, write
 from tests.golden.trace import record
 
-
-def unversioned(name: str) -> str:
-    return re.sub(r"_v\d+$", "", name)
+unversioned = strip_version
 
 
 def env_names() -> list[str]:
