@@ -140,6 +140,14 @@ class MeepleEnv(AECEnv):
         self._start(self.game.new_initial_state(self.game_seed))
 
     def _start(self, state: State) -> None:
+        # checked before anything is swapped in: a refused position leaves the env as it was
+        try:
+            done, seat = state.done, state.current_player
+        except (IndexError, KeyError, TypeError) as exc:
+            raise ValueError(f"the position does not say who moves: {exc!r}") from None
+        index = integer_index(seat)
+        if not done and (index is None or not 0 <= index < len(self.possible_agents)):
+            raise ValueError(f"the position's seat to move, {seat!r}, is not a seat of this game")
         self.game_state = state
         self.actions: list[int] = []
         self.illegal_move: dict | None = (

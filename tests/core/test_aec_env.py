@@ -189,3 +189,14 @@ def test_reset_options_start_from_a_position_and_refuse_unknown_keys():
     with pytest.raises(TypeError, match="options must be a dict"):
         other.reset(options=["state"])
     assert other.get_state() == before
+
+
+def test_a_position_with_a_bad_seat_to_move_leaves_the_env_unchanged():
+    env = HighCardEnv()
+    env.reset(seed=1)
+    before = (env.get_state(), env.agent_selection)
+    position = env.get_state()
+    position["player"] = 7
+    with pytest.raises(ValueError, match="seat to move, 7"):
+        env.load_state(position)
+    assert (env.get_state(), env.agent_selection) == before
