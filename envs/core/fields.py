@@ -102,6 +102,11 @@ def fields_to_dict(state: Any, fields: Iterable[Field]) -> dict[str, Any]:
     return {field.key: field.to_json(getattr(state, field.name), state) for field in fields if field.key}
 
 
+def _reason(exc: Exception) -> str:
+    text = str(exc)
+    return text if isinstance(exc, ValueError) and text else f"{type(exc).__name__}: {text}"
+
+
 def fields_from_dict(state: Any, fields: Iterable[Field], data: dict, game_name: str) -> None:
     """Set the keyed fields of ``state`` from a position dict, and every
     cache to its reset value. A missing required key is a ValueError naming it."""
@@ -111,7 +116,11 @@ def fields_from_dict(state: Any, fields: Iterable[Field], data: dict, game_name:
                 setattr(state, field.name, field.reset)
             continue
         if field.key in data:
-            value = field.from_json(data[field.key], state.game)
+            try:
+                value = field.from_json(data[field.key], state.game)
+            except (ValueError, TypeError, KeyError, IndexError, OverflowError, AttributeError) as exc:
+                # a converter that fails on odd input still names the entry
+                raise ValueError(f"{game_name}: position entry {field.key!r}: {_reason(exc)}") from None
         elif field.default is MISSING:
             raise ValueError(f"{game_name}: the position has no {field.key!r} entry")
         else:
