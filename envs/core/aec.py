@@ -7,6 +7,7 @@ costs more per step than most of our games' rules do.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -120,14 +121,18 @@ class MeepleEnv(AECEnv):
 
         ``options`` may hold ``"state"``: a position dict (``get_state()``) to
         start from instead of a fresh deal, as :meth:`load_state` does. Any
-        other key is a ValueError, so a misspelt option is never ignored;
-        nothing changes when the options are refused."""
+        other key gives a warning naming it, so a misspelt option is never
+        silently ignored; it is not an error because PettingZoo's own
+        ``api_test`` resets with an arbitrary option and expects it to be
+        accepted. Options that are not a dict are a TypeError."""
         seed = check_seed(seed)
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"reset options must be a dict or None, got {options!r}")
-        unknown = sorted(set(options or ()) - set(self.RESET_OPTIONS))
+        unknown = sorted(set(options or ()) - set(self.RESET_OPTIONS), key=repr)
         if unknown:
-            raise ValueError(f"unknown reset option(s) {unknown}; known: {list(self.RESET_OPTIONS)}")
+            warnings.warn(
+                f"reset ignores unknown option(s) {unknown}; known: {list(self.RESET_OPTIONS)}", stacklevel=2
+            )
         position = (options or {}).get("state")
         loaded = None if position is None else self.game.state_from_dict(position)
         if seed is not None or self.np_random is None:
