@@ -146,9 +146,9 @@ def test_encode_action_takes_names_only(case, bad):
 def test_unknown_reset_options_are_named_and_a_position_option_is_honoured(case):
     env = started(case)
     env.step(random_action(env.observe(env.agent_selection)["action_mask"], np.random.default_rng(0)))
-    position = env.get_state()
+    position, mover = env.get_state(), env.agent_selection
     with pytest.warns(UserWarning, match=r"reset ignores unknown option\(s\) \['seed'\]"):
         env.reset(seed=1, options={"seed": 1})
     fresh = case.make_env()
     fresh.reset(options={"state": position})
-    assert fresh.get_state() == position and fresh.agent_selection == env.agent_selection
+    assert fresh.get_state() == position and fresh.agent_selection == mover
