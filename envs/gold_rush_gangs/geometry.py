@@ -14,14 +14,7 @@ import numpy as np
 
 from meeplezoo.envs.core.hexgrid import hex_board
 
-DIR_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
-SLOT_NAMES = ("pro", "A", "B")
-SLOT_BASE = (2, 1, 1)  # cards a unit brings to a fight (and to a friend's)
-ORIGIN_NAMES = ("p0", "p1", "p2", "store", "bank")
-STORE, BANK = 3, 4
-
-# action layout (fixed offsets once the board size is known)
-N_SETUP_KINDS = 2  # PLACE_STORE(c), DEPLOY(c)
+DIR_NAMES = ("E", "NE", "NW", "W", "SW", "SE")  # the six directions, counter-clockwise from east
 
 
 class Geometry:

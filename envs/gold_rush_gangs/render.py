@@ -30,9 +30,18 @@ from meeplezoo.envs.core.draw import (
     text_width,
 )
 from meeplezoo.envs.core.textgrid import TextGrid, hex_diagonal_labels, hex_row_labels, legend_lines
-from meeplezoo.envs.gold_rush_gangs.geometry import BANK, ORIGIN_NAMES, SLOT_NAMES
+from meeplezoo.envs.gold_rush_gangs.pieces import (
+    ACTIVE,
+    BANK,
+    GANG_SIZE,
+    INCAPACITATED,
+    MOVEMENT,
+    NUM_SEATS,
+    NUM_UNITS,
+    ORIGIN_NAMES,
+    SLOT_NAMES,
+)
 
-ACTIVE, INCAP = 1, 2
 UNIT_LETTERS = ("P", "A", "B")  # pro, amateurs A and B, as in "move A NE"
 GOLD = (212, 175, 55)
 RIM = (250, 236, 180)
@@ -75,22 +84,22 @@ def _status_lines(s) -> list[str]:
     elif s.is_truncated:
         head = "game over: turn limit reached"
     else:
-        head = f"player_{s.cur} to act ({s.phase_name()})"
-        if s.phase == 2:
-            head += f", AP {s.ap}"
-    lines.append(f"turn {s.turns}/{g.max_turns}  first player_{s.first}  {head}")
-    dmg = s.damage if g.per_player_bank else [s.damage[0]]
+        head = f"player_{s.acting_seat} to act ({s.phase_name()})"
+        if s.phase == MOVEMENT:
+            head += f", AP {s.action_points}"
+    lines.append(f"turn {s.turns}/{g.max_turns}  first player_{s.first_player}  {head}")
+    dmg = s.bank_damage if g.per_player_bank else [s.bank_damage[0]]
     bank_state = (
         "broken"
-        if all(x >= g.threshold for x in dmg)
-        else f"damage {'/'.join(map(str, dmg))} of {g.threshold}"
+        if all(x >= g.bank_threshold for x in dmg)
+        else f"damage {'/'.join(map(str, dmg))} of {g.bank_threshold}"
     )
     lines.append(
         "delivered "
-        + "  ".join(f"player_{p}: {s.delivered[p]}/{g.win_sacks}" for p in range(3))
+        + "  ".join(f"player_{p}: {s.delivered[p]}/{g.win_sacks}" for p in range(NUM_SEATS))
         + f"   bank {bank_state}"
     )
-    if not g.iid:
+    if not g.independent_draws:
         lines.append(f"deck {len(s.deck.draw_pile)} to draw, {len(s.deck.discard)} discarded")
     for fight in s.last_combat:
         a, d = fight["attacker"], fight["defender"]
@@ -99,9 +108,11 @@ def _status_lines(s) -> list[str]:
             f" vs player_{d[0]} {SLOT_NAMES[d[1]]} [{' '.join(card_name(c) for c in fight['defender_cards'])}]"
             f" -> {'attacker' if fight['attacker_won'] else 'defender'} wins"
         )
-    for u in range(9):
-        if s.ustate[u] == INCAP:
-            lines.append(f"player_{u // 3} {SLOT_NAMES[u % 3]} is out (misses {s.umiss[u] + 1} more turn(s))")
+    for u in range(NUM_UNITS):
+        if s.unit_status[u] == INCAPACITATED:
+            seat, slot = divmod(u, GANG_SIZE)
+            misses = s.unit_turns_to_miss[u] + 1
+            lines.append(f"player_{seat} {SLOT_NAMES[slot]} is out (misses {misses} more turn(s))")
     return lines
 
 
@@ -109,7 +120,7 @@ def _ground_marks(s) -> list[str]:
     """One text mark per absolute cell for what lies under the thieves."""
     geo = s.game.geo
     ground = [OPEN] * geo.n
-    for p in range(3):
+    for p in range(NUM_SEATS):
         for c in geo.territory[p]:
             ground[c] = TERRITORY
         for c in geo.base[p]:
@@ -119,16 +130,16 @@ def _ground_marks(s) -> list[str]:
         ground[c] = RIM_MARK
     for c in s.stores:
         ground[c] = STORE
-    ground[geo.bank] = BANK_BROKEN if s.bank_broken(s.cur) else BANK_MARK
+    ground[geo.bank] = BANK_BROKEN if s.bank_broken(s.acting_seat) else BANK_MARK
     return ground
 
 
 def _units_by_cell(s) -> dict[int, list[int]]:
     """Active units standing on each absolute cell, in unit order."""
     out: dict[int, list[int]] = {}
-    for u in range(9):
-        if s.ustate[u] == ACTIVE:
-            out.setdefault(s.ucell[u], []).append(u)
+    for u in range(NUM_UNITS):
+        if s.unit_status[u] == ACTIVE:
+            out.setdefault(s.unit_cell[u], []).append(u)
     return out
 
 
@@ -142,9 +153,9 @@ def _cell_text(s, c: int, ground: list[str], units: dict[int, list[int]]) -> str
         return f" {ground[c]}{sacks}"
     u = here[0]
     if len(here) > 1:
-        return f"{u // 3}" + "".join(UNIT_LETTERS[v % 3] for v in here)[:2]
-    extra = "*" if s.ucarry[u] >= 0 else sacks
-    return f"{u // 3}{UNIT_LETTERS[u % 3]}{extra}"
+        return f"{u // GANG_SIZE}" + "".join(UNIT_LETTERS[v % GANG_SIZE] for v in here)[:2]
+    extra = "*" if s.unit_carrying[u] >= 0 else sacks
+    return f"{u // GANG_SIZE}{UNIT_LETTERS[u % GANG_SIZE]}{extra}"
 
 
 TEXT_LEGEND = (
@@ -231,7 +242,7 @@ PANEL_W = 300
 
 def _legend_keys(s) -> list[Key]:
     keys = []
-    for p in range(3):
+    for p in range(NUM_SEATS):
         col = seat_color(p)
         keys.append(Key(f"player_{p} territory", lighten(col, 0.75), "hex", GREY))
         keys.append(Key("base", lighten(col, 0.35), "hex", GREY))
@@ -352,7 +363,7 @@ def _draw_board(cv: Canvas, s, frame: list[int], centre, size: float) -> None:
     geo = g.geo
     where = {abs_c: rel for rel, abs_c in enumerate(frame)}
     fill = [WHITE] * geo.n
-    for p in range(3):
+    for p in range(NUM_SEATS):
         col = seat_color(p)
         for c in geo.territory[p]:
             fill[c] = lighten(col, 0.75)
@@ -361,7 +372,7 @@ def _draw_board(cv: Canvas, s, frame: list[int], centre, size: float) -> None:
         fill[geo.homes[p]] = col
     for c in geo.neutral_border:
         fill[c] = RIM
-    broken = s.bank_broken(s.cur)
+    broken = s.bank_broken(s.acting_seat)
     fill[geo.bank] = BANK_OPEN if broken else BANK_CLOSED
     for c in range(geo.n):
         x, y = centre(where[c])
@@ -370,11 +381,11 @@ def _draw_board(cv: Canvas, s, frame: list[int], centre, size: float) -> None:
         x, y = centre(where[c])
         cv.hexagon(x, y, size * 0.8, fill=None, outline=STORE_EDGE, width=2)
     x, y = centre(where[geo.bank])
-    dmg = s.damage[s.cur if g.per_player_bank else 0]
+    dmg = s.bank_damage[s.acting_seat if g.per_player_bank else 0]
     cv.text(
         x,
         y - size * 0.25,
-        "$" if broken else f"{min(dmg, g.threshold)}/{g.threshold}",
+        "$" if broken else f"{min(dmg, g.bank_threshold)}/{g.bank_threshold}",
         fill=INK if broken else WHITE,
         anchor="mm",
         size=LABEL_SIZE - 1,
@@ -385,24 +396,24 @@ def _draw_board(cv: Canvas, s, frame: list[int], centre, size: float) -> None:
             x, y = centre(where[c])
             cv.circle(x + size * 0.45, y + size * 0.4, size * 0.42, fill=GOLD, outline=INK)
             cv.text(x + size * 0.45, y + size * 0.4, str(total), fill=INK, anchor="mm", size=10)
-    at_home = [0, 0, 0]
-    for u in range(9):
-        st = s.ustate[u]
-        if st not in (ACTIVE, INCAP):
+    at_home = [0] * NUM_SEATS
+    for u in range(NUM_UNITS):
+        st = s.unit_status[u]
+        if st not in (ACTIVE, INCAPACITATED):
             continue
-        p = u // 3
-        x, y = centre(where[s.ucell[u]])
-        if st == INCAP or s.ucell[u] == geo.homes[p]:
+        p = u // GANG_SIZE
+        x, y = centre(where[s.unit_cell[u]])
+        if st == INCAPACITATED or s.unit_cell[u] == geo.homes[p]:
             k = at_home[p]
             at_home[p] += 1
             x += (k - 1) * size * 0.55
-        rad = size * (0.62 if u % 3 == 0 else 0.52)
-        cv.token(x - size * 0.1, y, rad, p, UNIT_LETTERS[u % 3])
-        if st == INCAP:
+        rad = size * (0.62 if u % GANG_SIZE == 0 else 0.52)
+        cv.token(x - size * 0.1, y, rad, p, UNIT_LETTERS[u % GANG_SIZE])
+        if st == INCAPACITATED:
             cv.line([(x - rad, y - rad), (x + rad, y + rad)], fill=INK, width=2)
-        if s.ucarry[u] >= 0:
+        if s.unit_carrying[u] >= 0:
             cv.circle(x + rad * 0.6, y - rad * 0.7, size * 0.3, fill=GOLD, outline=INK)
-            if s.ucarry[u] == BANK:
+            if s.unit_carrying[u] == BANK:
                 cv.text(x + rad * 0.6, y - rad * 0.7, "b", fill=INK, anchor="mm", size=9)
 
 
@@ -413,12 +424,14 @@ def _panel_status(s) -> list[str]:
     elif s.is_truncated:
         status = ["turn limit reached"]
     else:
-        status = [f"player_{s.cur} to act, phase: {s.phase_name()}"]
+        status = [f"player_{s.acting_seat} to act, phase: {s.phase_name()}"]
     status.append(f"turn {s.turns}/{g.max_turns}")
-    dmg = s.damage[s.cur if g.per_player_bank else 0]
-    broken = s.bank_broken(s.cur)
-    status.append("bank: broken" if broken else f"bank damage {min(dmg, g.threshold)} of {g.threshold}")
-    if not g.iid:
+    dmg = s.bank_damage[s.acting_seat if g.per_player_bank else 0]
+    broken = s.bank_broken(s.acting_seat)
+    status.append(
+        "bank: broken" if broken else f"bank damage {min(dmg, g.bank_threshold)} of {g.bank_threshold}"
+    )
+    if not g.independent_draws:
         status.append(f"deck {len(s.deck.draw_pile)}, discard {len(s.deck.discard)}")
     return status
 
@@ -428,12 +441,12 @@ def _draw_panel(cv: Canvas, s, px: float, text_w: float, status, note: str, keys
     g = s.game
     py = 12
     h = line_height()
-    for p in range(3):
+    for p in range(NUM_SEATS):
         col = seat_color(p)
         cv.token(px + 8, py + h / 2, 7, p)
-        mark = "  (to act)" if p == s.cur and not s.done else ""
+        mark = "  (to act)" if p == s.acting_seat and not s.done else ""
         cv.text(px + 22, py, f"player_{p}{mark}", fill=INK)
-        ap = s.ap if (p == s.cur and s.phase == 2) else 0
+        ap = s.action_points if (p == s.acting_seat and s.phase == MOVEMENT) else 0
         cv.text(
             px + 22, py + h, f"sacks {s.delivered[p]}/{g.win_sacks}   AP {ap}/{g.base_ap + s.delivered[p]}"
         )

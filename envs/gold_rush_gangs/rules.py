@@ -2,44 +2,52 @@
 
 Three gangs race to carry 8 sacks of gold into their own base. The state
 keeps units, sacks and the deck in plain lists so a step is a handful of
-list operations; geometry comes from :mod:`.geometry`, built once per Game.
-Actions and observations are in the acting seat's frame (its home drawn at
-the bottom-left corner) unless ``relative_frame`` is off.
+list operations; geometry comes from :mod:`.geometry`, built once per Game,
+and what each kind of action may do and does is one record of
+:mod:`.actions`. Actions and observations are in the acting seat's frame
+(its home drawn at the bottom-left corner) unless ``relative_frame`` is off.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
-from meeplezoo.envs.core.cards import Deck, card_rank, rank_counts, stack_ranks, standard_52
+from meeplezoo.envs.core.cards import Deck, canonical_shuffle, card_rank, stack_ranks, standard_52
+from meeplezoo.envs.core.fields import Field, saved
+from meeplezoo.envs.core.options import choice, flag, integer
 from meeplezoo.envs.core.ranking import rank_rewards
-from meeplezoo.envs.core.state import (
-    Game,
-    GameInfo,
-    State,
-    clone_rng,
-    derive_rng,
-    make_rng,
-    rng_from_dict,
-    rng_to_dict,
-)
-from meeplezoo.envs.core.turns import next_seat
-from meeplezoo.envs.gold_rush_gangs.geometry import (
+from meeplezoo.envs.core.rng import derive_rng, make_rng, rng_from_dict, rng_to_dict
+from meeplezoo.envs.core.state import Game, GameInfo, State
+from meeplezoo.envs.core.turns import next_seat, relative_seats
+from meeplezoo.envs.gold_rush_gangs.actions import ActionKind, ActionLayout
+from meeplezoo.envs.gold_rush_gangs.geometry import Geometry
+from meeplezoo.envs.gold_rush_gangs.pieces import (
+    ACTIVE,
     BANK,
-    DIR_NAMES,
+    DEPLOY_PHASE,
+    GANG_SIZE,
+    INCAPACITATED,
+    MOVEMENT,
+    NOWHERE,
+    NUM_SEATS,
+    NUM_UNITS,
     ORIGIN_NAMES,
-    SLOT_BASE,
-    SLOT_NAMES,
-    STORE,
-    Geometry,
-    deploy_candidates,
+    OTHER_SEATS,
+    PHASE_NAMES,
+    SEATS,
+    SLOT_CARDS,
+    STATUS_NAMES,
+    STORE_PHASE,
+    UNDEPLOYED,
+    Phase,
+    empty_pile,
+    gang_units,
+    step_cost,
 )
 
-UNDEPLOYED, ACTIVE, INCAP = 0, 1, 2
-STATE_NAMES = ("undeployed", "active", "incapacitated")
-PHASE_NAMES = ("store", "deploy", "movement")
+__all__ = ["ActionKind", "GoldRushGangsGame", "GoldRushGangsState", "Phase"]
 
 
 class GoldRushGangsGame(Game):
@@ -54,24 +62,40 @@ class GoldRushGangsGame(Game):
         zero_sum=True,
         rules_page="seeds/gold_rush_gangs.md",
     )
-    defaults: ClassVar[dict[str, Any]] = {
-        "num_players": 3,
-        "radius": 9,
-        "territory_radius": 5,
-        "base_radius": 1,
-        "min_unit_spacing": 4,
-        "base_ap": 5,
-        "win_sacks": 8,
-        "bank_sacks": 3,
-        "bank_threshold": 7,
-        "bank_progress": "shared",
-        "store_placement": "choice",
-        "deck_mode": "deck",
-        "ap_bonus_immediate": True,
-        "max_rounds": 150,
-        "reward_scheme": "zero_sum",
-        "truncation_scoring": "draw",
-        "relative_frame": True,
+    options: ClassVar[dict] = {
+        "num_players": integer(3, 3, 3, "seats at the table (the game is for three)"),
+        "radius": integer(9, 4, 15, "board radius (the board has 3 r (r + 1) + 1 cells)"),
+        "territory_radius": integer(5, 2, 14, "radius of each gang's territory around its home corner"),
+        "base_radius": integer(1, 1, 3, "radius of each gang's base (where it delivers) around its home"),
+        "min_unit_spacing": integer(4, 1, 10, "least distance between a gang's thieves at deployment"),
+        "base_ap": integer(5, 1, 30, "AP per turn before the delivery bonus"),
+        "win_sacks": integer(8, 1, 21, "deliveries needed to win"),
+        "bank_sacks": integer(3, 0, 9, "sacks lying in the bank"),
+        "bank_threshold": integer(7, 0, 100, "AP of breaking that open the bank (0: open from the start)"),
+        "bank_progress": choice(
+            "shared", ("shared", "per_player"), "`per_player`: each gang must break the bank for itself"
+        ),
+        "store_placement": choice(
+            "choice",
+            ("choice", "fixed"),
+            "`fixed`: stores on the three corners that are not homes, no store step",
+        ),
+        "deck_mode": choice(
+            "deck", ("deck", "iid"), "`iid`: every card drawn is an independent uniform card"
+        ),
+        "ap_bonus_immediate": flag(
+            True, "a delivery also adds 1 AP to the turn it is made in (false: only to later turns)"
+        ),
+        "max_rounds": integer(150, 1, 100000, "movement rounds (three turns each) before truncation"),
+        "reward_scheme": choice(
+            "zero_sum", ("zero_sum", "win_only"), "`win_only`: winner +1, others 0 (`zero_sum`: others -0.5)"
+        ),
+        "truncation_scoring": choice(
+            "draw",
+            ("draw", "rank"),
+            "`rank`: a truncated game is scored by deliveries (+1 / 0 / -1, ties averaged)",
+        ),
+        "relative_frame": flag(True, "false: absolute cells and directions for every seat"),
     }
     test_configs: ClassVar[list[dict]] = [
         {"store_placement": "fixed", "max_rounds": 40},
@@ -92,143 +116,61 @@ class GoldRushGangsGame(Game):
         {"radius": 7, "territory_radius": 4, "min_unit_spacing": 3, "bank_threshold": 3, "max_rounds": 40},
     ]
 
-    _INTS = {
-        "radius": (4, 15),
-        "territory_radius": (2, 14),
-        "base_radius": (1, 3),
-        "min_unit_spacing": (1, 10),
-        "base_ap": (1, 30),
-        "win_sacks": (1, 21),
-        "bank_sacks": (0, 9),
-        "bank_threshold": (0, 100),
-        "max_rounds": (1, 100000),
-    }
-    _CHOICES = {
-        "bank_progress": ("shared", "per_player"),
-        "store_placement": ("choice", "fixed"),
-        "deck_mode": ("deck", "iid"),
-        "reward_scheme": ("zero_sum", "win_only"),
-        "truncation_scoring": ("draw", "rank"),
-    }
-
     def validate(self) -> None:
-        cfg = self.config
-        for key, (lo, hi) in self._INTS.items():
-            v = cfg[key]
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= v <= hi:
-                raise ValueError(f"{self.info.name}: {key} must be an integer from {lo} to {hi}, got {v!r}")
-            cfg[key] = int(v)
-        for key, allowed in self._CHOICES.items():
-            if cfg[key] not in allowed:
-                raise ValueError(f"{self.info.name}: {key} must be one of {allowed}, got {cfg[key]!r}")
-        for key in ("ap_bonus_immediate", "relative_frame"):
-            if not isinstance(cfg[key], (bool, np.bool_)):
-                raise ValueError(f"{self.info.name}: {key} must be True or False, got {cfg[key]!r}")
-            cfg[key] = bool(cfg[key])
-        R, T, B = cfg["radius"], cfg["territory_radius"], cfg["base_radius"]
-        if not B < T < R:
+        """The checks that tie several keys together, then the geometry, the
+        action layout and the numbers the rules read on every step."""
+        config = self.config
+        self.choose_stores = config["store_placement"] == "choice"
+        self.geo = self._checked_geometry()
+        self.num_cells = self.geo.n
+        self.layout = ActionLayout(self.geo, len(Phase))
+        self.num_actions = self.layout.size
+        self.action_names = self.layout.names
+        self.zero_mask = np.zeros(self.num_actions, dtype=bool)
+        self.reward_range = (-1.0, 1.0)
+        self.max_turns = NUM_SEATS * config["max_rounds"]
+        self.base_ap = config["base_ap"]
+        self.win_sacks = config["win_sacks"]
+        self.bank_threshold = config["bank_threshold"]
+        self.per_player_bank = config["bank_progress"] == "per_player"
+        self.independent_draws = config["deck_mode"] == "iid"
+        self.delivery_bonus_now = config["ap_bonus_immediate"]
+        self.zero_sum_rewards = config["reward_scheme"] == "zero_sum"
+        self.rank_at_truncation = config["truncation_scoring"] == "rank"
+        # setup steps per seat: its store (when chosen), then its three thieves
+        self.setup_steps_per_seat = GANG_SIZE + (1 if self.choose_stores else 0)
+
+    def _checked_geometry(self) -> Geometry:
+        config, name = self.config, self.info.name
+        radius, territory, base = config["radius"], config["territory_radius"], config["base_radius"]
+        if not base < territory < radius:
             raise ValueError(
-                f"{self.info.name}: need base_radius < territory_radius < radius, "
-                f"got base_radius={B}, territory_radius={T}, radius={R}"
+                f"{name}: need base_radius < territory_radius < radius, "
+                f"got base_radius={base}, territory_radius={territory}, radius={radius}"
             )
-        geo = Geometry(R, T, B, cfg["min_unit_spacing"], cfg["relative_frame"])
+        spacing = config["min_unit_spacing"]
+        geo = Geometry(radius, territory, base, spacing, config["relative_frame"])
         if not geo.triples[0]:
             raise ValueError(
-                f"{self.info.name}: min_unit_spacing={cfg['min_unit_spacing']} leaves no legal deployment "
-                f"in a territory of radius {T}"
+                f"{name}: min_unit_spacing={spacing} leaves no legal deployment in a territory of radius {territory}"
             )
-        self.choose_stores = cfg["store_placement"] == "choice"
-        if self.choose_stores and len(geo.neutral_border) < 3:
+        if self.choose_stores and len(geo.neutral_border) < NUM_SEATS:
             raise ValueError(
-                f"{self.info.name}: radius={R} with territory_radius={T} leaves fewer than 3 neutral rim "
+                f"{name}: radius={radius} with territory_radius={territory} leaves fewer than 3 neutral rim "
                 "cells for stores (store_placement='choice')"
             )
-        self.geo = geo
-        n = geo.n
-        self.n_cells = n
-        self.A_DEPLOY = n
-        self.A_MOVE = 2 * n
-        self.A_PICKUP = 2 * n + 18
-        self.A_BREAK = 2 * n + 21
-        self.A_END = 2 * n + 24
-        self.num_actions = 2 * n + 25
-        side = 2 * R + 1
-        self.side = side
-        self.n_planes = 30
-        self.n_scalars = 47
-        self.observation_shape = (self.n_planes * side * side + self.n_scalars,)
-        self.observation_planes = (self.n_planes, side, side)
-        self.observation_dtype = np.float32
-        self.observation_low = 0.0
-        self.observation_high = 1.0
-        self.reward_range = (-1.0, 1.0)
-        self.max_turns = 3 * cfg["max_rounds"]
-        self.base_ap = cfg["base_ap"]
-        self.win_sacks = cfg["win_sacks"]
-        self.threshold = cfg["bank_threshold"]
-        self.per_player_bank = cfg["bank_progress"] == "per_player"
-        self.iid = cfg["deck_mode"] == "iid"
-        self.bonus = cfg["ap_bonus_immediate"]
-        self.ap_scale = float(max(12, self.base_ap + self.win_sacks - 1))
-        self.setup_len = 4 if self.choose_stores else 3
-        self.zero_mask = np.zeros(self.num_actions, dtype=bool)
-        self.action_names = self._names()
-        self.action_index = {name.lower(): a for a, name in enumerate(self.action_names)}
-
-    def _names(self) -> list[str]:
-        geo = self.geo
-        names = []
-        for kind in ("store", "deploy"):
-            for c in range(geo.n):
-                q, r = geo.coords[c]
-                names.append(f"{kind} ({q},{r})")
-        for slot in range(3):
-            for d in range(6):
-                names.append(f"move {SLOT_NAMES[slot]} {DIR_NAMES[d]}")
-        names += [f"pickup {s}" for s in SLOT_NAMES]
-        names += [f"break {s}" for s in SLOT_NAMES]
-        names.append("end")
-        return names
+        return geo
 
     # --- absolute-frame action helpers (the specification's test hooks) ------
     def encode(self, player: int, kind: str, *args) -> int:
         """Action index for ``player`` from absolute coordinates/directions:
         ``store (q,r)``, ``deploy (q,r)``, ``move slot d``, ``pickup slot``,
         ``break slot``, ``end``."""
-        geo = self.geo
-        if kind in ("store", "deploy"):
-            (q, r) = args[0] if len(args) == 1 else args
-            rel = geo.abs2rel[player][geo.index[(int(q), int(r))]]
-            return rel + (0 if kind == "store" else self.A_DEPLOY)
-        if kind == "move":
-            slot, d = args
-            rel_d = geo.dir_rel2abs[player].index(int(d))
-            return self.A_MOVE + 6 * int(slot) + rel_d
-        if kind == "pickup":
-            return self.A_PICKUP + int(args[0])
-        if kind == "break":
-            return self.A_BREAK + int(args[0])
-        if kind == "end":
-            return self.A_END
-        raise ValueError(f"unknown action kind {kind!r}")
+        return self.layout.encode(self.geo, player, kind, args)
 
     def decode(self, player: int, action: int) -> tuple:
         """Inverse of :meth:`encode`."""
-        geo = self.geo
-        a = int(action)
-        if a < self.A_MOVE:
-            kind = "store" if a < self.A_DEPLOY else "deploy"
-            return (kind, geo.coords[geo.rel2abs[player][a % self.A_DEPLOY]])
-        if a < self.A_PICKUP:
-            slot, d = divmod(a - self.A_MOVE, 6)
-            return ("move", slot, geo.dir_rel2abs[player][d])
-        if a < self.A_BREAK:
-            return ("pickup", a - self.A_PICKUP)
-        if a < self.A_END:
-            return ("break", a - self.A_BREAK)
-        if a == self.A_END:
-            return ("end",)
-        raise ValueError(f"action {a} out of range")
+        return self.layout.decode(self.geo, player, int(action))
 
     # --- states -----------------------------------------------------------------
     def new_initial_state(
@@ -236,84 +178,158 @@ class GoldRushGangsGame(Game):
     ) -> GoldRushGangsState:
         """A fresh game. ``deck`` (ranks, first drawn first) stacks the top of
         the shuffled deck; ``first_player`` skips the first-player draw."""
-        s = GoldRushGangsState.__new__(GoldRushGangsState)
-        s.game = self
-        s.rng = make_rng(seed)
-        n = self.n_cells
-        s.deck = Deck.shuffled(standard_52(), s.rng)
+        state = GoldRushGangsState(self, make_rng(seed))
         if deck:
-            stack_ranks(s.deck, list(deck))
-        s.ucell = [-1] * 9
-        s.ustate = [UNDEPLOYED] * 9
-        s.umiss = [0] * 9
-        s.ucarry = [-1] * 9
-        s.occ = [-1] * n
-        s.sacks = {}
-        if self.config["bank_sacks"]:
-            s.sacks[self.geo.bank] = [0, 0, 0, 0, self.config["bank_sacks"]]
-        s.delivered = [0, 0, 0]
-        s.damage = [0, 0, 0]
-        s.turns = 0
-        s.ap = 0
-        s.winner = -1
-        s.is_truncated = False
-        s.last_combat = []
-        s.first_draw = []
-        s._mask = None
-        s._dc = None
-        s.stores = []
-        if not self.choose_stores:
-            for c in self.geo.fixed_stores:
-                s.stores.append(c)
-                s.sacks[c] = [0, 0, 0, 1, 0]
+            stack_ranks(state.deck, list(deck))
         if first_player is None:
-            first_player = s._draw_first_player()
-        elif first_player not in (0, 1, 2):
+            first_player = state.draw_first_player()
+        elif first_player not in SEATS:
             raise ValueError(f"first_player must be 0, 1 or 2, got {first_player!r}")
-        s.first = int(first_player)
-        s.phase = 0 if self.choose_stores else 1
-        s.setup_pos = 0
-        s.cur = s.first
-        return s
+        state.first_player = int(first_player)
+        state.acting_seat = state.first_player
+        return state
 
     def state_from_dict(self, data: dict) -> GoldRushGangsState:
         return GoldRushGangsState.from_dict(self, data)
 
 
+# --- position-dict conversions of single fields -----------------------------------------
+def _as_int(value, _game) -> int:
+    return int(value)
+
+
+def _ints(value, _game) -> list[int]:
+    return [int(x) for x in value]
+
+
+def _cells_to_json(cells, state) -> list[list[int]]:
+    coords = state.game.geo.coords
+    return [list(coords[cell]) for cell in cells]
+
+
+def _cells_from_json(data, game) -> list[int]:
+    index = game.geo.index
+    return [index[(int(q), int(r))] for q, r in data]
+
+
+def _rng_from_json(data, _game):
+    return rng_from_dict(data) if data else None  # a fresh generator in _after_load
+
+
+def _deck_from_json(data, _game) -> Deck:
+    return Deck.from_dict(data or {"draw_pile": standard_52(), "discard": []})
+
+
 class GoldRushGangsState(State):
-    """One position. Units are numbered u = 3 * seat + slot (slot 0 pro)."""
+    """One position. Units are numbered ``GANG_SIZE * seat + slot`` (slot 0
+    the pro); per unit the state keeps its cell, status, turns still to miss
+    and the origin of the sack it carries (NOWHERE when none)."""
+
+    fields = (
+        Field(
+            "rng",
+            "rng",
+            "rng",
+            to_json=lambda rng, _state: rng_to_dict(rng),
+            from_json=_rng_from_json,
+            default=None,
+        ),
+        saved(
+            "deck",
+            "copy",
+            to_json=lambda deck, _state: deck.to_dict(),
+            from_json=_deck_from_json,
+            default=Deck(standard_52()),
+        ),
+        Field("unit_cell", "list"),  # the units are one "units" entry of the position dict
+        Field("unit_status", "list"),
+        Field("unit_turns_to_miss", "list"),
+        Field("unit_carrying", "list"),
+        Field("occupant", "list"),  # unit standing on each cell (NOWHERE): rebuilt from the units
+        Field("sacks", "dict_of_lists"),  # cell -> sacks lying there by origin: a "sacks" entry
+        saved("delivered", "list", from_json=_ints, default=[0, 0, 0]),
+        saved("bank_damage", "list", from_json=_ints, default=[0, 0, 0]),
+        saved("stores", "list", to_json=_cells_to_json, from_json=_cells_from_json, default=[]),
+        saved("turns", from_json=_as_int, default=0),
+        saved("action_points", key="ap", from_json=_as_int, default=0),
+        saved("winner", from_json=_as_int, default=-1),
+        saved("is_truncated", key="truncated", from_json=lambda value, _game: bool(value), default=False),
+        saved("last_combat", "list", from_json=lambda value, _game: list(value), default=[]),
+        saved("first_draw", "list", from_json=lambda value, _game: list(value), default=[]),
+        saved("first_player", from_json=_as_int, default=0),
+        saved(
+            "phase",
+            to_json=lambda phase, _state: PHASE_NAMES[phase],
+            from_json=lambda name, _game: PHASE_NAMES.index(name),
+            default=MOVEMENT,
+        ),
+        saved("setup_step_index", key="setup_pos", from_json=_as_int, default=None),
+        saved("acting_seat", key="current", from_json=_as_int, default=0),
+        Field("_mask_cache", "reset"),
+    )
+
+    def __init__(self, game: GoldRushGangsGame, rng: np.random.Generator) -> None:
+        """The position before any setup step: a shuffled deck, stores on the
+        fixed corners unless they are chosen, and the bank's gold."""
+        self.game, self.rng = game, rng
+        self.deck = Deck.shuffled(standard_52(), rng)
+        self.unit_cell = [NOWHERE] * NUM_UNITS
+        self.unit_status = [UNDEPLOYED] * NUM_UNITS
+        self.unit_turns_to_miss = [0] * NUM_UNITS
+        self.unit_carrying = [NOWHERE] * NUM_UNITS
+        self.occupant = [NOWHERE] * game.num_cells
+        self.sacks: dict[int, list[int]] = {}
+        if game.config["bank_sacks"]:
+            self.sacks[game.geo.bank] = [0, 0, 0, 0, game.config["bank_sacks"]]
+        self.delivered = [0] * NUM_SEATS
+        self.bank_damage = [0] * NUM_SEATS
+        self.stores: list[int] = []
+        if not game.choose_stores:
+            for cell in game.geo.fixed_stores:
+                self.stores.append(cell)
+                self.sacks[cell] = [0, 0, 0, 1, 0]
+        self.turns = 0
+        self.action_points = 0
+        self.winner = -1
+        self.is_truncated = False
+        self.last_combat: list[dict] = []
+        self.first_draw: list[list] = []
+        self.first_player = 0
+        self.phase = STORE_PHASE if game.choose_stores else DEPLOY_PHASE
+        self.setup_step_index = 0
+        self.acting_seat = 0
+        self._mask_cache: np.ndarray | None = None
 
     # --- chance -------------------------------------------------------------
     def _draw(self) -> int:
-        if self.game.iid:
+        if self.game.independent_draws:
             return int(self.rng.integers(52))
-        self._dc = None
         return self.deck.draw(self.rng)
 
-    def _draw_first_player(self) -> int:
-        contenders = [0, 1, 2]
+    def draw_first_player(self) -> int:
+        """Each contender draws a card; the highest rank starts, ties draw again."""
+        contenders = list(SEATS)
         while True:
-            drawn = [(p, self._draw()) for p in contenders]
-            self.first_draw.append([[p, c] for p, c in drawn])
-            if not self.game.iid:
-                self.deck.discard.extend(c for _, c in drawn)
-            best = max(card_rank(c) for _, c in drawn)
-            contenders = [p for p, c in drawn if card_rank(c) == best]
+            drawn = [(seat, self._draw()) for seat in contenders]
+            self.first_draw.append([[seat, card] for seat, card in drawn])
+            if not self.game.independent_draws:
+                self.deck.discard.extend(card for _, card in drawn)
+            best = max(card_rank(card) for _, card in drawn)
+            contenders = [seat for seat, card in drawn if card_rank(card) == best]
             if len(contenders) == 1:
                 return contenders[0]
 
     def stack_deck(self, ranks) -> None:
         """Make the next cards drawn have these ranks, in order (test hook)."""
         stack_ranks(self.deck, list(ranks))
-        self._dc = None
-        self._mask = None
+        self._mask_cache = None
 
     # --- whose move -----------------------------------------------------------
     @property
     def current_player(self) -> int:
         if self.winner >= 0 or self.is_truncated:
             return -1
-        return self.cur
+        return self.acting_seat
 
     @property
     def terminal(self) -> bool:
@@ -324,15 +340,14 @@ class GoldRushGangsState(State):
         return self.is_truncated and self.winner < 0
 
     def bank_broken(self, player: int) -> bool:
-        return self.damage[player if self.game.per_player_bank else 0] >= self.game.threshold
+        return self.bank_damage[player if self.game.per_player_bank else 0] >= self.game.bank_threshold
 
     def setup_step(self) -> tuple[int, int]:
-        """(kind, slot) of the setup step now: kind 0 store, 1 deploy."""
-        per = self.game.setup_len
-        j = self.setup_pos % per
+        """(phase, slot) of the setup step now: a store (slot -1) or a thief."""
+        step = self.setup_step_index % self.game.setup_steps_per_seat
         if self.game.choose_stores:
-            return (0, -1) if j == 0 else (1, j - 1)
-        return (1, j)
+            return (STORE_PHASE, -1) if step == 0 else (DEPLOY_PHASE, step - 1)
+        return (DEPLOY_PHASE, step)
 
     def phase_name(self) -> str:
         if self.winner >= 0 or self.is_truncated:
@@ -341,421 +356,280 @@ class GoldRushGangsState(State):
 
     # --- legal moves ------------------------------------------------------------
     def legal_action_mask(self) -> np.ndarray:
-        """Bool mask in the acting seat's frame (cached until the next apply;
-        treat it as read-only)."""
-        if self._mask is not None:
-            return self._mask
-        g = self.game
-        m = g.zero_mask.copy()
-        if self.winner >= 0 or self.is_truncated:
-            self._mask = m
-            return m
-        P = self.cur
-        geo = g.geo
-        if self.phase < 2:
-            kind, slot = self.setup_step()
-            r2a = geo.abs2rel[P]
-            if kind == 0:
-                taken = self.stores
-                for c in geo.neutral_border:
-                    if c not in taken:
-                        m[r2a[c]] = True
-            else:
-                placed = [self.ucell[3 * P + k] for k in range(slot)]
-                off = g.A_DEPLOY
-                occ = self.occ
-                for c in deploy_candidates(geo, P, placed):
-                    if occ[c] < 0 and c not in self.sacks:
-                        m[off + r2a[c]] = True
-            if not m.any():  # only reachable from hand-made positions
-                m[g.A_END] = True
-            self._mask = m
-            return m
-        m[g.A_END] = True
-        ap = self.ap
-        broken = self.bank_broken(P)
-        bank = geo.bank
-        bank_nb = geo.nbset[bank]
-        nbr = geo.nbr_rel[P]
-        forb = geo.forbidden[P]
-        occ = self.occ
-        sacks = self.sacks
-        ustate, ucell, ucarry = self.ustate, self.ucell, self.ucarry
-        a_move, a_pick, a_break = g.A_MOVE, g.A_PICKUP, g.A_BREAK
-        for slot in range(3):
-            u = 3 * P + slot
-            if ustate[u] != ACTIVE:
-                continue
-            c = ucell[u]
-            carry = ucarry[u]
-            if carry < 0:
-                s = sacks.get(c)
-                if s is not None and sum(s) > s[P]:
-                    m[a_pick + slot] = True
-            if ap <= 0:
-                continue
-            if not broken and c in bank_nb:
-                m[a_break + slot] = True
-            cost = 2 if (slot == 0 or carry >= 0) else 1
-            if ap < cost:
-                continue
-            base = a_move + 6 * slot
-            for d, n in enumerate(nbr[c]):
-                if n < 0 or forb[n] or occ[n] >= 0:
-                    continue
-                if n == bank and not broken:
-                    continue
-                if carry >= 0 and n in sacks:
-                    continue
-                m[base + d] = True
-        self._mask = m
-        return m
+        """Bool mask in the acting seat's frame, read-only (cached until the
+        next apply): each kind of action the phase offers marks its own."""
+        mask = self._mask_cache
+        if mask is None:
+            game = self.game
+            mask = game.zero_mask.copy()
+            if self.winner < 0 and not self.is_truncated:
+                for mark_legal, start in game.layout.offered[self.phase]:
+                    mark_legal(self, mask, start)
+                if self.phase != MOVEMENT and not mask.any():  # only from hand-made positions
+                    mask[game.layout.end_turn] = True
+            mask.flags.writeable = False
+            self._mask_cache = mask
+        return mask
 
     # --- transitions --------------------------------------------------------------
-    def _apply_action(self, a: int) -> None:
-        g = self.game
-        self._mask = None
+    def _apply_action(self, action: int) -> None:
+        self._mask_cache = None
         self.last_combat = []
-        P = self.cur
-        geo = g.geo
-        if self.phase < 2:
-            if a == g.A_END:  # dead-end hand-made setup position: skip the step
-                self._advance_setup()
-                return
-            kind, slot = self.setup_step()
-            if kind == 0:
-                c = geo.rel2abs[P][a]
-                self.stores.append(c)
-                self.sacks.setdefault(c, [0, 0, 0, 0, 0])[STORE] += 1
-            else:
-                c = geo.rel2abs[P][a - g.A_DEPLOY]
-                u = 3 * P + slot
-                self.ucell[u] = c
-                self.ustate[u] = ACTIVE
-                self.occ[c] = u
-                self.sacks.setdefault(c, [0, 0, 0, 0, 0])[P] += 3 if slot == 0 else 2
-            self._advance_setup()
-            return
-        if a >= g.A_END:
-            self._end_turn()
-        elif a >= g.A_BREAK:
-            self.ap -= 1
-            self.damage[P if g.per_player_bank else 0] += 1
-        elif a >= g.A_PICKUP:
-            u = 3 * P + a - g.A_PICKUP
-            c = self.ucell[u]
-            s = self.sacks[c]
-            for o in (STORE, (P + 1) % 3, (P + 2) % 3, BANK):
-                if s[o]:
-                    s[o] -= 1
-                    self.ucarry[u] = o
-                    break
-            if not any(s):
-                del self.sacks[c]
-        else:
-            slot, d = divmod(a - g.A_MOVE, 6)
-            u = 3 * P + slot
-            c = self.ucell[u]
-            n = geo.nbr_rel[P][c][d]
-            carry = self.ucarry[u]
-            self.ap -= 2 if (slot == 0 or carry >= 0) else 1
-            self.occ[c] = -1
-            self.ucell[u] = n
-            if n != geo.homes[P]:
-                self.occ[n] = u
-            if carry >= 0 and geo.base_of[n] == P:
-                self.ucarry[u] = -1
-                self.delivered[P] += 1
-                if g.bonus:
-                    self.ap += 1
-                if self.delivered[P] >= g.win_sacks:
-                    self.winner = P
-                    return
-            self._combat(u, n)
+        play, index = self.game.layout.effects[action]
+        play(self, index)
 
-    def _advance_setup(self) -> None:
-        g = self.game
-        self.setup_pos += 1
-        if self.setup_pos >= 3 * g.setup_len:
-            self.phase = 2
-            self.cur = self.first
+    def advance_setup(self) -> None:
+        """Next setup step: each seat from the first player on does its steps
+        in turn; after the last, the first movement turn starts."""
+        game = self.game
+        self.setup_step_index += 1
+        per_seat = game.setup_steps_per_seat
+        if self.setup_step_index >= NUM_SEATS * per_seat:
+            self.phase = MOVEMENT
+            self.acting_seat = self.first_player
             self._start_turn()
             return
-        self.cur = (self.first + self.setup_pos // g.setup_len) % 3
+        self.acting_seat = relative_seats(self.first_player, NUM_SEATS)[self.setup_step_index // per_seat]
         self.phase = self.setup_step()[0]
 
-    def _end_turn(self) -> None:
+    def end_turn(self) -> None:
         self.turns += 1
         if self.turns >= self.game.max_turns:
             self.is_truncated = True
             return
-        self.cur = next_seat(self.cur, 3)
+        self.acting_seat = next_seat(self.acting_seat, NUM_SEATS)
         self._start_turn()
 
     def _start_turn(self) -> None:
-        P = self.cur
-        for u in range(3 * P, 3 * P + 3):
-            if self.ustate[u] == INCAP:
-                if self.umiss[u] == 0:
-                    self.ustate[u] = ACTIVE
+        """Thieves sent home come back after missing their turn; the gang gets
+        its AP (base plus one per sack delivered)."""
+        seat = self.acting_seat
+        status, to_miss = self.unit_status, self.unit_turns_to_miss
+        for unit in gang_units(seat):
+            if status[unit] == INCAPACITATED:
+                if to_miss[unit] == 0:
+                    status[unit] = ACTIVE
                 else:
-                    self.umiss[u] -= 1
-        self.ap = self.game.base_ap + self.delivered[P]
+                    to_miss[unit] -= 1
+        self.action_points = self.game.base_ap + self.delivered[seat]
 
-    def _support(self, u: int) -> int:
-        p = u // 3
-        ustate, ucell = self.ustate, self.ucell
-        nb = self.game.geo.nbset[ucell[u]]
-        k = SLOT_BASE[u % 3]
-        for w in range(3 * p, 3 * p + 3):
-            if w != u and ustate[w] == ACTIVE and ucell[w] in nb:
-                k += SLOT_BASE[w % 3]
-        return k
+    def move_unit(self, unit: int, direction: int) -> None:
+        """One step of the acting seat's ``unit`` (direction in its frame):
+        pay for it, deliver a carried sack on entering the own base, then
+        fight every enemy next to the new cell."""
+        game = self.game
+        geo = game.geo
+        seat = self.acting_seat
+        cell = self.unit_cell[unit]
+        target = geo.nbr_rel[seat][cell][direction]
+        carrying = self.unit_carrying[unit]
+        self.action_points -= step_cost(unit - GANG_SIZE * seat, carrying >= 0)
+        self.occupant[cell] = NOWHERE
+        self.unit_cell[unit] = target
+        if target != geo.homes[seat]:  # the home cell holds the whole gang
+            self.occupant[target] = unit
+        if carrying >= 0 and geo.base_of[target] == seat:
+            self.unit_carrying[unit] = NOWHERE
+            self.delivered[seat] += 1
+            if game.delivery_bonus_now:
+                self.action_points += 1
+            if self.delivered[seat] >= game.win_sacks:
+                self.winner = seat
+                return
+        self._fight_neighbours(unit, target)
 
-    def _combat(self, u: int, n: int) -> None:
-        P = u // 3
-        ustate, ucell = self.ustate, self.ucell
-        nb = self.game.geo.nbset[n]
+    # --- fights -----------------------------------------------------------------
+    def _support(self, unit: int) -> int:
+        """Cards ``unit`` draws: its own plus those of active friends next to it
+        (support does not chain)."""
+        status, cells = self.unit_status, self.unit_cell
+        around = self.game.geo.nbset[cells[unit]]
+        seat, slot = divmod(unit, GANG_SIZE)
+        cards = SLOT_CARDS[slot]
+        for friend in gang_units(seat):
+            if friend != unit and status[friend] == ACTIVE and cells[friend] in around:
+                cards += SLOT_CARDS[friend - GANG_SIZE * seat]
+        return cards
+
+    def _fight_neighbours(self, unit: int, cell: int) -> None:
+        """The mover fights each adjacent enemy in turn (next gang first) and
+        stops at its first loss."""
+        status, cells = self.unit_status, self.unit_cell
+        around = self.game.geo.nbset[cell]
         foes = [
-            v
-            for q in ((P + 1) % 3, (P + 2) % 3)
-            for v in range(3 * q, 3 * q + 3)
-            if ustate[v] == ACTIVE and ucell[v] in nb
+            foe
+            for other in OTHER_SEATS[unit // GANG_SIZE]
+            for foe in gang_units(other)
+            if status[foe] == ACTIVE and cells[foe] in around
         ]
-        if not foes:
-            return
-        iid = self.game.iid
-        for v in foes:
-            if ustate[v] != ACTIVE:
-                continue
-            na, nd = self._support(u), self._support(v)
-            att = [self._draw() for _ in range(na)]
-            dfn = [self._draw() for _ in range(nd)]
-            if not iid:
-                self.deck.discard.extend(att)
-                self.deck.discard.extend(dfn)
-            won = max(map(card_rank, att)) >= max(map(card_rank, dfn))
-            self.last_combat.append(
-                {
-                    "attacker": [P, u % 3],
-                    "defender": [v // 3, v % 3],
-                    "attacker_cards": att,
-                    "defender_cards": dfn,
-                    "attacker_won": won,
-                }
-            )
-            self._send_home(v if won else u)
-            if not won:
+        for foe in foes:
+            if status[foe] == ACTIVE and not self._fight(unit, foe):
                 return
 
-    def _send_home(self, v: int) -> None:
+    def _fight(self, attacker: int, defender: int) -> bool:
+        """Both draw their cards (attacker first); the higher top rank wins,
+        ties to the attacker; the loser is sent home. True if the attacker won."""
+        attack = [self._draw() for _ in range(self._support(attacker))]
+        defence = [self._draw() for _ in range(self._support(defender))]
+        if not self.game.independent_draws:
+            self.deck.discard.extend(attack)
+            self.deck.discard.extend(defence)
+        won = max(map(card_rank, attack)) >= max(map(card_rank, defence))
+        self.last_combat.append(
+            {
+                "attacker": list(divmod(attacker, GANG_SIZE)),
+                "defender": list(divmod(defender, GANG_SIZE)),
+                "attacker_cards": attack,
+                "defender_cards": defence,
+                "attacker_won": won,
+            }
+        )
+        self._send_home(defender if won else attacker)
+        return won
+
+    def _send_home(self, unit: int) -> None:
+        """The loser drops its sack (bank gold goes back to the bank) and
+        misses its gang's next turn at home."""
         geo = self.game.geo
-        p = v // 3
-        c = self.ucell[v]
-        carry = self.ucarry[v]
-        if carry >= 0:
-            spot = geo.bank if carry == BANK else c
-            self.sacks.setdefault(spot, [0, 0, 0, 0, 0])[carry] += 1
-            self.ucarry[v] = -1
-        if self.occ[c] == v:
-            self.occ[c] = -1
-        self.ucell[v] = geo.homes[p]
-        self.ustate[v] = INCAP
-        self.umiss[v] = 1
+        cell = self.unit_cell[unit]
+        carrying = self.unit_carrying[unit]
+        if carrying >= 0:
+            spot = geo.bank if carrying == BANK else cell
+            self.sacks.setdefault(spot, empty_pile())[carrying] += 1
+            self.unit_carrying[unit] = NOWHERE
+        if self.occupant[cell] == unit:
+            self.occupant[cell] = NOWHERE
+        self.unit_cell[unit] = geo.homes[unit // GANG_SIZE]
+        self.unit_status[unit] = INCAPACITATED
+        self.unit_turns_to_miss[unit] = 1
 
     # --- end of game --------------------------------------------------------------
     def returns(self) -> np.ndarray:
-        g = self.game
+        game = self.game
         if self.winner >= 0:
-            if g.config["reward_scheme"] == "zero_sum":
-                r = np.full(3, -0.5)
-            else:
-                r = np.zeros(3)
-            r[self.winner] = 1.0
-            return r
-        if self.is_truncated and g.config["truncation_scoring"] == "rank":
+            rewards = np.full(NUM_SEATS, -0.5) if game.zero_sum_rewards else np.zeros(NUM_SEATS)
+            rewards[self.winner] = 1.0
+            return rewards
+        if self.is_truncated and game.rank_at_truncation:
             return rank_rewards(self.delivered)
-        return np.zeros(3)
+        return np.zeros(NUM_SEATS)
+
+    def _progress(self) -> list[float]:
+        """Per gang: delivered sacks, plus part of a sack for each it carries
+        (more the nearer home) and a little for each empty-handed thief near
+        gold it may steal."""
+        geo = self.game.geo
+        dist = geo.dist
+        span = 2.0 * geo.radius
+        progress = [float(x) for x in self.delivered]
+        for unit in range(NUM_UNITS):
+            if self.unit_status[unit] != ACTIVE:
+                continue
+            seat = unit // GANG_SIZE
+            row = dist[self.unit_cell[unit]]
+            if self.unit_carrying[unit] >= 0:
+                progress[seat] += 0.25 + 0.65 * (1.0 - row[geo.homes[seat]] / span)
+            else:
+                near = span
+                for cell, pile in self.sacks.items():
+                    if sum(pile) > pile[seat] and row[cell] < near:
+                        near = row[cell]
+                progress[seat] += 0.15 * (1.0 - near / span)
+        return progress
 
     def evaluate(self) -> np.ndarray:
         """Heuristic return of an unfinished position (``returns()`` once over).
 
-        Each gang's progress is its delivered sacks plus part of a sack for
-        each sack it carries (more the nearer the carrier is to home) and a
-        little for each empty-handed thief near gold it may steal. Progress
-        becomes win chances by a softmax (one sack ahead roughly doubles the
-        odds), win chances become the expected win reward, and that is
-        blended toward the truncation result as the round limit nears."""
+        Each gang's progress (:meth:`_progress`) becomes win chances by a
+        softmax (one sack ahead roughly doubles the odds), win chances become
+        the expected win reward, and that is blended toward the truncation
+        result as the round limit nears."""
         if self.winner >= 0 or self.is_truncated:
             return np.asarray(self.returns(), dtype=np.float64)
-        g = self.game
-        geo = g.geo
-        dist = geo.dist
-        span = 2.0 * geo.radius
-        progress = [float(x) for x in self.delivered]
-        sacks = self.sacks
-        for u in range(9):
-            if self.ustate[u] != ACTIVE:
-                continue
-            p = u // 3
-            c = self.ucell[u]
-            if self.ucarry[u] >= 0:
-                progress[p] += 0.25 + 0.65 * (1.0 - dist[c][geo.homes[p]] / span)
-            else:
-                near = span
-                row = dist[c]
-                for cell, s in sacks.items():
-                    if sum(s) > s[p] and row[cell] < near:
-                        near = row[cell]
-                progress[p] += 0.15 * (1.0 - near / span)
-        k = 6.0 / g.win_sacks
+        game = self.game
+        progress = self._progress()
+        steepness = 6.0 / game.win_sacks
         top = max(progress)
-        w = np.exp([k * (x - top) for x in progress])
-        win = w / w.sum()
-        if g.config["reward_scheme"] == "zero_sum":
-            value = 1.5 * win - 0.5
-        else:
-            value = win
-        if g.config["truncation_scoring"] == "rank":
+        weights = np.exp([steepness * (x - top) for x in progress])
+        win = weights / weights.sum()
+        value = 1.5 * win - 0.5 if game.zero_sum_rewards else win
+        if game.rank_at_truncation:
             at_limit = np.asarray(rank_rewards(self.delivered), dtype=np.float64)
         else:
-            at_limit = np.zeros(3)
-        late = min(1.0, self.turns / g.max_turns)
+            at_limit = np.zeros(NUM_SEATS)
+        late = min(1.0, self.turns / game.max_turns)
         return (1.0 - late) * value + late * at_limit
 
-    # --- views ----------------------------------------------------------------------
-    def draw_counts(self) -> list[int]:
-        """Cards of each rank (index 1..13) left in the draw pile (public)."""
-        if self._dc is None:
-            self._dc = rank_counts(self.deck.draw_pile)
-        return self._dc
-
+    # --- hidden information ---------------------------------------------------------------
     def determinize(self, player: int, rng: np.random.Generator) -> GoldRushGangsState:
         """Everything on the table is public; only the draw-pile order is
-        unknown (to everyone). The pile is put in sorted order and then
-        shuffled, so the result depends only on its (public) contents and
-        ``rng``; the copy gets a fresh generator."""
-        s = self.clone()
-        s.deck.draw_pile = sorted(s.deck.draw_pile)
-        s.deck.shuffle(rng)
-        s.rng = derive_rng(rng)
-        return s
+        unknown (to everyone). The pile is redealt in a canonical order, so
+        the result depends only on its (public) contents and ``rng``; the
+        copy gets a fresh generator."""
+        copy = self.clone()
+        copy.deck.draw_pile = canonical_shuffle(copy.deck.draw_pile, rng)
+        copy.rng = derive_rng(rng)
+        return copy
 
-    def clone(self) -> GoldRushGangsState:
-        s = GoldRushGangsState.__new__(GoldRushGangsState)
-        s.game = self.game
-        s.rng = clone_rng(self.rng)
-        s.deck = Deck(self.deck.draw_pile, self.deck.discard)
-        s.ucell = self.ucell[:]
-        s.ustate = self.ustate[:]
-        s.umiss = self.umiss[:]
-        s.ucarry = self.ucarry[:]
-        s.occ = self.occ[:]
-        s.sacks = {c: v[:] for c, v in self.sacks.items()}
-        s.delivered = self.delivered[:]
-        s.damage = self.damage[:]
-        s.stores = self.stores[:]
-        s.turns = self.turns
-        s.ap = self.ap
-        s.winner = self.winner
-        s.is_truncated = self.is_truncated
-        s.last_combat = list(self.last_combat)
-        s.first_draw = list(self.first_draw)
-        s.first = self.first
-        s.phase = self.phase
-        s.setup_pos = self.setup_pos
-        s.cur = self.cur
-        s._mask = None
-        s._dc = self._dc
-        return s
-
+    # --- position dict: the entries that are not one field each ----------------------------
     def to_dict(self) -> dict:
-        geo = self.game.geo
-        xy = lambda c: list(geo.coords[c])  # noqa: E731
-        units = []
-        for u in range(9):
-            units.append(
-                {
-                    "player": u // 3,
-                    "slot": u % 3,
-                    "cell": None if self.ucell[u] < 0 else xy(self.ucell[u]),
-                    "state": STATE_NAMES[self.ustate[u]],
-                    "miss": self.umiss[u],
-                    "carry": None if self.ucarry[u] < 0 else ORIGIN_NAMES[self.ucarry[u]],
-                }
-            )
-        sacks = []
-        for c in sorted(self.sacks):
-            for o, k in enumerate(self.sacks[c]):
-                if k:
-                    sacks.append([*geo.coords[c], ORIGIN_NAMES[o], k])
-        return {
-            "phase": PHASE_NAMES[self.phase],
-            "setup_pos": self.setup_pos,
-            "current": self.cur,
-            "first_player": self.first,
-            "ap": self.ap,
-            "turns": self.turns,
-            "units": units,
-            "sacks": sacks,
-            "stores": [xy(c) for c in self.stores],
-            "bank_damage": list(self.damage),
-            "delivered": list(self.delivered),
-            "deck": self.deck.to_dict(),
-            "winner": self.winner,
-            "truncated": self.is_truncated,
-            "last_combat": self.last_combat,
-            "first_draw": self.first_draw,
-            "rng": rng_to_dict(self.rng),
-        }
+        data = super().to_dict()
+        coords = self.game.geo.coords
+        data["units"] = [
+            {
+                "player": unit // GANG_SIZE,
+                "slot": unit % GANG_SIZE,
+                "cell": None if self.unit_cell[unit] < 0 else list(coords[self.unit_cell[unit]]),
+                "state": STATUS_NAMES[self.unit_status[unit]],
+                "miss": self.unit_turns_to_miss[unit],
+                "carry": None if self.unit_carrying[unit] < 0 else ORIGIN_NAMES[self.unit_carrying[unit]],
+            }
+            for unit in range(NUM_UNITS)
+        ]
+        data["sacks"] = [
+            [*coords[cell], ORIGIN_NAMES[origin], count]
+            for cell in sorted(self.sacks)
+            for origin, count in enumerate(self.sacks[cell])
+            if count
+        ]
+        return data
 
-    @classmethod
-    def from_dict(cls, game: GoldRushGangsGame, d: dict) -> GoldRushGangsState:
-        geo = game.geo
-        s = cls.__new__(cls)
-        s.game = game
-        cell = lambda xy: geo.index[(int(xy[0]), int(xy[1]))]  # noqa: E731
-        s.rng = rng_from_dict(d["rng"]) if d.get("rng") else make_rng(None)
-        deck = d.get("deck") or {"draw_pile": standard_52(), "discard": []}
-        s.deck = Deck.from_dict(deck)
-        s.ucell, s.ustate, s.umiss, s.ucarry = [-1] * 9, [0] * 9, [0] * 9, [-1] * 9
-        s.occ = [-1] * geo.n
-        for e in d["units"]:
-            u = 3 * int(e["player"]) + int(e["slot"])
-            st = STATE_NAMES.index(e["state"])
-            s.ustate[u] = st
-            s.umiss[u] = int(e.get("miss", 0))
-            carry = e.get("carry")
-            s.ucarry[u] = -1 if carry is None else ORIGIN_NAMES.index(carry)
-            if st == INCAP:
-                s.ucell[u] = geo.homes[u // 3]
-            elif st == ACTIVE:
-                c = cell(e["cell"])
-                s.ucell[u] = c
-                if c != geo.homes[u // 3]:
-                    if s.occ[c] >= 0:
-                        raise ValueError(f"two units on cell {tuple(e['cell'])}")
-                    s.occ[c] = u
-        s.sacks = {}
-        for q, r, origin, k in d.get("sacks", []):
-            if k:
-                s.sacks.setdefault(cell((q, r)), [0, 0, 0, 0, 0])[ORIGIN_NAMES.index(origin)] += int(k)
-        s.stores = [cell(c) for c in d.get("stores", [])]
-        s.damage = [int(x) for x in d.get("bank_damage", [0, 0, 0])]
-        s.delivered = [int(x) for x in d.get("delivered", [0, 0, 0])]
-        s.phase = PHASE_NAMES.index(d.get("phase", "movement"))
-        s.setup_pos = int(d.get("setup_pos", 3 * game.setup_len if s.phase == 2 else 0))
-        s.cur = int(d.get("current", 0))
-        s.first = int(d.get("first_player", 0))
-        s.ap = int(d.get("ap", 0))
-        s.turns = int(d.get("turns", 0))
-        s.winner = int(d.get("winner", -1))
-        s.is_truncated = bool(d.get("truncated", False))
-        s.last_combat = list(d.get("last_combat", []))
-        s.first_draw = list(d.get("first_draw", []))
-        s._mask = None
-        s._dc = None
-        return s
+    def _after_load(self, data: dict) -> None:
+        game = self.game
+        if self.rng is None:
+            self.rng = make_rng(None)
+        if self.setup_step_index is None:
+            self.setup_step_index = NUM_SEATS * game.setup_steps_per_seat if self.phase == MOVEMENT else 0
+        self._load_units(data["units"])
+        self.sacks = {}
+        index = game.geo.index
+        for q, r, origin, count in data.get("sacks", []):
+            if count:
+                pile = self.sacks.setdefault(index[(int(q), int(r))], empty_pile())
+                pile[ORIGIN_NAMES.index(origin)] += int(count)
+
+    def _load_units(self, entries: list[dict]) -> None:
+        geo = self.game.geo
+        self.unit_cell, self.unit_status = [NOWHERE] * NUM_UNITS, [UNDEPLOYED] * NUM_UNITS
+        self.unit_turns_to_miss, self.unit_carrying = [0] * NUM_UNITS, [NOWHERE] * NUM_UNITS
+        self.occupant = [NOWHERE] * geo.n
+        for entry in entries:
+            seat = int(entry["player"])
+            unit = GANG_SIZE * seat + int(entry["slot"])
+            status = STATUS_NAMES.index(entry["state"])
+            self.unit_status[unit] = status
+            self.unit_turns_to_miss[unit] = int(entry.get("miss", 0))
+            carry = entry.get("carry")
+            self.unit_carrying[unit] = NOWHERE if carry is None else ORIGIN_NAMES.index(carry)
+            if status == INCAPACITATED:
+                self.unit_cell[unit] = geo.homes[seat]
+            elif status == ACTIVE:
+                cell = geo.index[(int(entry["cell"][0]), int(entry["cell"][1]))]
+                self.unit_cell[unit] = cell
+                if cell != geo.homes[seat]:
+                    if self.occupant[cell] >= 0:
+                        raise ValueError(f"two units on cell {tuple(entry['cell'])}")
+                    self.occupant[cell] = unit
 
     # --- words -----------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
@@ -763,10 +637,10 @@ class GoldRushGangsState(State):
 
     def string_to_action(self, text: str) -> int:
         key = " ".join(text.strip().lower().replace(", ", ",").split())
-        a = self.game.action_index.get(key)
-        if a is None:
+        action = self.game.layout.index_of_name.get(key)
+        if action is None:
             raise ValueError(f"{self.game.info.name}: no action named {text!r}")
-        return a
+        return action
 
     # --- pictures --------------------------------------------------------------------
     def render_ansi(self, viewer: int | None = None) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from meeplezoo import envs
 from meeplezoo.envs.core.cards import Deck, standard_52
+from meeplezoo.envs.gold_rush_gangs.pieces import unit_id
 
 E, NE, NW, W, SW, SE = range(6)
 PRO, A, B = 0, 1, 2
@@ -89,7 +90,7 @@ def legal(s, kind, *args) -> bool:
 
 def unit(s, p, slot):
     """(cell (q, r), state name, miss, carry name) of a unit."""
-    d = s.to_dict()["units"][3 * p + slot]
+    d = s.to_dict()["units"][unit_id(p, slot)]
     return (tuple(d["cell"]) if d["cell"] else None, d["state"], d["miss"], d["carry"])
 
 
@@ -97,5 +98,10 @@ def sacks_at(s, q, r) -> dict:
     return {o: n for (qq, rr, o, n) in s.to_dict()["sacks"] if (qq, rr) == (q, r)}
 
 
+def block(g, kind) -> slice:
+    """The indices of one kind of action (an ActionKind) in ``g``'s action space."""
+    return slice(g.layout.start(kind), g.layout.stop(kind))
+
+
 def end_turn(s):
-    s.apply(s.game.A_END)
+    s.apply(s.game.layout.end_turn)

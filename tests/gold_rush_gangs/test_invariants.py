@@ -7,51 +7,62 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from meeplezoo.envs.gold_rush_gangs.actions import NUM_DIRECTIONS, ActionKind
+from meeplezoo.envs.gold_rush_gangs.pieces import (
+    ACTIVE,
+    GANG_SIZE,
+    INCAPACITATED,
+    NOWHERE,
+    NUM_UNITS,
+    SLOTS,
+    Phase,
+    unit_id,
+)
 from tests.gold_rush_gangs.helpers import game
-
-ACTIVE, INCAP = 1, 2
 
 
 def check(s, g):
     geo = g.geo
-    if s.phase == 2:
+    if s.phase == Phase.MOVEMENT:
         lying = sum(sum(v) for v in s.sacks.values())
-        carried = sum(1 for c in s.ucarry if c >= 0)
+        carried = sum(1 for c in s.unit_carrying if c >= 0)
         assert lying + carried + sum(s.delivered) == 21 + 3 + g.config["bank_sacks"]
-        per_origin = [sum(v[o] for v in s.sacks.values()) + s.ucarry.count(o) for o in range(5)]
+        per_origin = [sum(v[o] for v in s.sacks.values()) + s.unit_carrying.count(o) for o in range(5)]
         assert per_origin[3] <= 3 and per_origin[4] <= g.config["bank_sacks"]
         assert all(x <= 7 for x in per_origin[:3])
-        assert s.ap >= 0
-    if not g.iid:
+        assert s.action_points >= 0
+    if not g.independent_draws:
         assert sorted(s.deck.draw_pile + s.deck.discard) == list(range(52))
-    assert all(-1 <= c <= 4 for c in s.ucarry)
+    assert all(-1 <= c <= 4 for c in s.unit_carrying)
     seen = {}
-    for u in range(9):
-        if s.ustate[u] == INCAP:
-            assert s.ucell[u] == geo.homes[u // 3] and s.ucarry[u] == -1
-        if s.ustate[u] == ACTIVE:
-            c = s.ucell[u]
-            assert not geo.forbidden[u // 3][c]
-            if c != geo.homes[u // 3]:
+    for u in range(NUM_UNITS):
+        if s.unit_status[u] == INCAPACITATED:
+            assert s.unit_cell[u] == geo.homes[u // GANG_SIZE] and s.unit_carrying[u] == NOWHERE
+        if s.unit_status[u] == ACTIVE:
+            c = s.unit_cell[u]
+            assert not geo.forbidden[u // GANG_SIZE][c]
+            if c != geo.homes[u // GANG_SIZE]:
                 assert c not in seen
                 seen[c] = u
-    act_units = [u for u in range(9) if s.ustate[u] == ACTIVE]
+    act_units = [u for u in range(NUM_UNITS) if s.unit_status[u] == ACTIVE]
     for u in act_units:
         for v in act_units:
-            if u // 3 != v // 3:
-                assert geo.dist[s.ucell[u]][s.ucell[v]] != 1
+            if u // GANG_SIZE != v // GANG_SIZE:
+                assert geo.dist[s.unit_cell[u]][s.unit_cell[v]] != 1
     if not s.done:
         mask = s.legal_action_mask()
         assert mask.any()
-        if s.phase == 2:
-            P = s.current_player
-            for slot in range(3):
-                u = 3 * P + slot
-                own = [g.A_MOVE + 6 * slot + d for d in range(6)] + [g.A_PICKUP + slot, g.A_BREAK + slot]
-                if s.ustate[u] != ACTIVE:
+        if s.phase == Phase.MOVEMENT:
+            moves, pickups = g.layout.start(ActionKind.MOVE), g.layout.start(ActionKind.PICKUP)
+            breaks = g.layout.start(ActionKind.BREAK_BANK)
+            for slot in SLOTS:
+                u = unit_id(s.current_player, slot)
+                steps = moves + NUM_DIRECTIONS * slot
+                own = [*range(steps, steps + NUM_DIRECTIONS), pickups + slot, breaks + slot]
+                if s.unit_status[u] != ACTIVE:
                     assert not mask[own].any()
-                if s.ucarry[u] >= 0:
-                    assert not mask[g.A_PICKUP + slot]
+                if s.unit_carrying[u] >= 0:
+                    assert not mask[pickups + slot]
 
 
 def play(g, seeds, rng, checks=True):

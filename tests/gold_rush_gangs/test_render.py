@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pytest
 
+from meeplezoo.envs.gold_rush_gangs.pieces import Phase
 from meeplezoo.envs.gold_rush_gangs.render import GROUND_LEGEND, TEXT_LEGEND
 from tests.gold_rush_gangs.helpers import game
 
@@ -18,9 +19,9 @@ def _setup_positions(cfg: dict, seed: int):
     st = g.new_initial_state(seed)
     rng = np.random.default_rng(seed)
     out = []
-    while st.phase < 2 and not st.done:
+    while st.phase != Phase.MOVEMENT and not st.done:
         names = [st.action_to_string(a) for a in st.legal_actions()]
-        out.append((st.clone(), st.cur, names))
+        out.append((st.clone(), st.acting_seat, names))
         st.apply(int(rng.choice(st.legal_actions())))
     return out
 

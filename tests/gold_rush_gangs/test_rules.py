@@ -8,6 +8,9 @@ import numpy as np
 import pytest
 
 from meeplezoo import envs
+from meeplezoo.envs.gold_rush_gangs.actions import ActionKind
+from meeplezoo.envs.gold_rush_gangs.observe import PHASE, TURNS_OUT
+from meeplezoo.envs.gold_rush_gangs.pieces import NOWHERE, Phase, gang_units, unit_id
 from tests.gold_rush_gangs.helpers import (
     HOMES,
     NE,
@@ -110,7 +113,7 @@ def test_attacker_keeps_fighting_after_a_win_and_stops_at_a_loss():
 def test_carrier_amateur_pays_two():
     s = position(units={(0, A): {"cell": (0, 4), "carry": "p1"}})
     act(s, "move", A, W)
-    assert s.ap == 3
+    assert s.action_points == 3
 
 
 def test_pickup_priority():
@@ -119,8 +122,8 @@ def test_pickup_priority():
     for _ in range(4):
         act(s, "pickup", A)
         taken.append(unit(s, 0, A)[3])
-        s.ucarry[0 * 3 + A] = -1  # empty the hand to look at the next pick
-        s._mask = None
+        s.unit_carrying[unit_id(0, A)] = NOWHERE  # empty the hand to look at the next pick
+        s._mask_cache = None
     assert taken == ["store", "p1", "p2", "bank"]
     assert not legal(s, "pickup", A)  # only its own gold is left
     s = position(units={(1, A): (2, 4)}, sacks={(2, 4): {"p0": 1, "p2": 1}}, current=1)
@@ -145,7 +148,7 @@ def test_carrier_cannot_enter_open_bank_holding_sacks():
 def test_delivery_on_any_base_cell():
     s = position(units={(0, B): {"cell": (-7, 9), "carry": "bank"}}, ap=3)
     act(s, "move", B, W)
-    assert s.delivered == [1, 0, 0] and s.ap == 2 and unit(s, 0, B)[3] is None
+    assert s.delivered == [1, 0, 0] and s.action_points == 2 and unit(s, 0, B)[3] is None
 
 
 def test_enemy_base_is_closed():
@@ -163,18 +166,18 @@ def test_own_gold_is_never_picked_up():
 def test_ap_allowance_grows_with_deliveries():
     s = position(delivered=(3, 0, 0), current=1)
     end_turn(s)
-    assert s.current_player == 2 and s.ap == 5
+    assert s.current_player == 2 and s.action_points == 5
     end_turn(s)
-    assert s.current_player == 0 and s.ap == 8
+    assert s.current_player == 0 and s.action_points == 8
 
 
 def test_no_immediate_bonus_variant():
     s = position(units={(0, A): {"cell": (-7, 7), "carry": "p1"}}, ap=2, ap_bonus_immediate=False)
     act(s, "move", A, SW)
-    assert s.ap == 0 and s.delivered[0] == 1
+    assert s.action_points == 0 and s.delivered[0] == 1
     for _ in range(3):
         end_turn(s)
-    assert s.ap == 6
+    assert s.action_points == 6
 
 
 # --- bank --------------------------------------------------------------------------
@@ -198,7 +201,7 @@ def test_setup_puts_seven_sacks_per_gang_and_three_stores():
     g = game()
     s = g.new_initial_state(11)
     rng = np.random.default_rng(0)
-    while s.phase < 2:
+    while s.phase != Phase.MOVEMENT:
         s.apply(int(rng.choice(s.legal_actions())))
     totals = [0] * 5
     for v in s.sacks.values():
@@ -208,18 +211,18 @@ def test_setup_puts_seven_sacks_per_gang_and_three_stores():
     assert len(s.stores) == 3 and all(sacks_at(s, *g.geo.coords[c]) == {"store": 1} for c in s.stores)
     geo = g.geo
     for p in range(3):
-        cells = [s.ucell[3 * p + k] for k in range(3)]
+        cells = [s.unit_cell[u] for u in gang_units(p)]
         assert all(c in geo.deployable[p] for c in cells)
         assert all(geo.dist[a][b] >= 4 for a in cells for b in cells if a != b)
 
 
 def test_first_player_is_drawn_from_the_seeded_deck():
     g = game()
-    firsts = {g.new_initial_state(seed).first for seed in range(40)}
+    firsts = {g.new_initial_state(seed).first_player for seed in range(40)}
     assert firsts == {0, 1, 2}
-    assert g.new_initial_state(7).first == g.new_initial_state(7).first
+    assert g.new_initial_state(7).first_player == g.new_initial_state(7).first_player
     s = g.new_initial_state(0, deck=[9, 3, 2])
-    assert s.first == 0 and len(s.deck.discard) == 3
+    assert s.first_player == 0 and len(s.deck.discard) == 3
 
 
 def test_spacing_config_is_validated():
@@ -299,7 +302,7 @@ def test_action_names_round_trip():
     s = _played()
     for a in range(s.game.num_actions):
         assert s.string_to_action(s.action_to_string(a)) == a
-    assert s.string_to_action("  MOVE a   ne ") == s.game.A_MOVE + 6 + 1
+    assert s.string_to_action("  MOVE a   ne ") == s.game.layout.start(ActionKind.MOVE) + 6 + 1
     with pytest.raises(ValueError):
         s.string_to_action("dance")
 
@@ -333,13 +336,13 @@ def test_observation_contents():
         units={(0, A): {"cell": (-3, 4), "carry": "p1"}, (1, B): {"state": "incapacitated", "miss": 1}}, ap=4
     )
     g = s.game
-    S0, Ar = g.observer.S0, 19 * 19
+    S0, Ar = g.observer.first_scalar, 19 * 19  # first scalar, plane size
     o = s.observation(0)
     at = (4 + 9) * 19 + (-3 + 9)
     assert o[11 * Ar + at] == 1.0 and o[18 * Ar + at] == 1.0  # my amateur A, carrying next's gold
     assert o[S0] == 1.0 and o[S0 + 1] == pytest.approx(4 / 12)
-    assert o[S0 + 6 + 3 + 2] == 1.0  # next's amateur B out for two more turns (miss 1)
-    assert o[S0 + 26] == 1.0  # movement phase
+    assert o[S0 + TURNS_OUT + 3 + 2] == 1.0  # next's amateur B out for two more turns (miss 1)
+    assert o[S0 + PHASE + Phase.MOVEMENT] == 1.0  # movement phase
     o1 = s.observation(1)
     assert o1[S0] == 0.0 and o1[S0 + 1] == 0.0
     assert o.min() >= 0.0 and o.max() <= 1.0

@@ -7,6 +7,9 @@ import numpy as np
 import pytest
 
 from meeplezoo import envs
+from meeplezoo.envs.gold_rush_gangs.actions import ActionKind
+from meeplezoo.envs.gold_rush_gangs.observe import RANKS_LEFT
+from meeplezoo.envs.gold_rush_gangs.pieces import ACTIVE, GANG_SIZE, NUM_UNITS, Phase
 from tests.gold_rush_gangs.helpers import (
     NE,
     NW,
@@ -18,6 +21,7 @@ from tests.gold_rush_gangs.helpers import (
     E,
     W,
     act,
+    block,
     end_turn,
     game,
     legal,
@@ -55,14 +59,14 @@ def test_geometry():
 def test_first_player_draw_and_setup_order():
     g = game()
     s = g.new_initial_state(3, deck=[5, 12, 12, 3, 9])
-    assert s.first == 2
+    assert s.first_player == 2
     assert [[c % 13 + 1 for _, c in rnd] for rnd in s.first_draw] == [[5, 12, 12], [3, 9]]
     assert len(s.deck.discard) == 5 and len(s.deck.draw_pile) == 47
     o = s.observation(0)
-    assert o[g.observer.S0 + 29 + 11] == pytest.approx(2 / 4)
+    assert o[g.observer.first_scalar + RANKS_LEFT + 11] == pytest.approx(2 / 4)  # queens
     order = []
     rng = np.random.default_rng(0)
-    while s.phase < 2:
+    while s.phase != Phase.MOVEMENT:
         order.append(s.current_player)
         s.apply(int(rng.choice(s.legal_actions())))
     assert order == [2] * 4 + [0] * 4 + [1] * 4
@@ -93,7 +97,8 @@ def test_store_placement():
     s = fixed.new_initial_state(0, first_player=0)
     assert sorted(tuple(c) for c in s.to_dict()["stores"]) == [(-9, 0), (0, 9), (9, -9)]
     mask = s.legal_action_mask()
-    assert not mask[: fixed.A_DEPLOY].any() and mask[fixed.A_DEPLOY : fixed.A_MOVE].any()
+    stores, deploys = block(fixed, ActionKind.STORE), block(fixed, ActionKind.DEPLOY)
+    assert not mask[stores].any() and mask[deploys].any()
 
 
 def test_deployment():
@@ -119,28 +124,28 @@ def test_ap_and_costs():
     s = position(units={(0, PRO): (-2, 0), (0, A): (-4, 2)})
     for _ in range(3):
         act(s, "move", A, E)
-    assert s.ap == 2 and unit(s, 0, A)[0] == (-1, 2)
+    assert s.action_points == 2 and unit(s, 0, A)[0] == (-1, 2)
     act(s, "move", PRO, E)
-    assert s.ap == 0
+    assert s.action_points == 0
     mask = s.legal_action_mask()
-    assert not mask[s.game.A_MOVE : s.game.A_PICKUP].any()
-    assert not mask[s.game.A_BREAK : s.game.A_END].any()
-    assert mask[s.game.A_END]
+    assert not mask[block(s.game, ActionKind.MOVE)].any()
+    assert not mask[block(s.game, ActionKind.BREAK_BANK)].any()
+    assert mask[s.game.layout.end_turn]
     for _ in range(3):
         end_turn(s)
-    assert s.current_player == 0 and s.ap == 5
+    assert s.current_player == 0 and s.action_points == 5
 
 
 def test_pickup():
     s = position(units={(0, A): (-3, -3)}, sacks={(-3, -4): {"p1": 2}})
     act(s, "move", A, NW)
-    assert s.ap == 4
+    assert s.action_points == 4
     act(s, "pickup", A)
-    assert s.ap == 4 and unit(s, 0, A)[3] == "p1"
+    assert s.action_points == 4 and unit(s, 0, A)[3] == "p1"
     assert sacks_at(s, -3, -4) == {"p1": 1}
     assert not legal(s, "pickup", A)
     act(s, "move", A, W)
-    assert s.ap == 2
+    assert s.action_points == 2
     s = position(units={(0, A): (-3, -3)}, sacks={(-3, -3): {"p0": 2}})
     assert not legal(s, "pickup", A)
 
@@ -157,11 +162,11 @@ def test_carrier_blocked_by_gold():
 def test_delivery_and_instant_ap():
     s = position(units={(0, A): {"cell": (-7, 7), "carry": "p1"}}, ap=2)
     act(s, "move", A, SW)
-    assert s.delivered[0] == 1 and s.ap == 1
+    assert s.delivered[0] == 1 and s.action_points == 1
     assert unit(s, 0, A) == ((-8, 8), "active", 0, None)
     for _ in range(3):
         end_turn(s)
-    assert s.ap == 6
+    assert s.action_points == 6
 
 
 def _tie_position(**extra):
@@ -180,7 +185,7 @@ def _after_tie():
     assert fight["attacker_won"]
     assert unit(s, 1, A) == ((0, -9), "incapacitated", 1, None)
     assert unit(s, 0, A)[:2] == ((1, 3), "active")
-    assert s.ap == 4
+    assert s.action_points == 4
     return s
 
 
@@ -195,7 +200,7 @@ def test_support_cards():
     (fight,) = s.last_combat
     assert [c % 13 + 1 for c in fight["attacker_cards"]] == [2, 3, 13]
     assert [c % 13 + 1 for c in fight["defender_cards"]] == [4, 5, 12]
-    assert fight["attacker_won"] and s.ap == 3
+    assert fight["attacker_won"] and s.action_points == 3
     # only the defender is sent home; its supporter and ours stay
     assert unit(s, 1, A)[1] == "incapacitated"
     assert unit(s, 1, PRO)[:2] == ((3, 1), "active")
@@ -263,19 +268,19 @@ def test_bank():
     s = position(units={(0, A): (-1, 1), (1, A): (1, -1)})
     for _ in range(4):
         act(s, "break", A)
-    assert s.damage[0] == 4 and s.ap == 1
+    assert s.bank_damage[0] == 4 and s.action_points == 1
     assert not legal(s, "move", A, NE)
     act(s, "move", A, W)
-    assert s.ap == 0 and unit(s, 0, A)[0] == (-2, 1)
+    assert s.action_points == 0 and unit(s, 0, A)[0] == (-2, 1)
     end_turn(s)
     assert s.current_player == 1
     for _ in range(3):
         act(s, "break", A)
-    assert s.damage[0] == 7 and s.bank_broken(1) and s.bank_broken(0) and s.ap == 2
-    assert not s.legal_action_mask()[s.game.A_BREAK : s.game.A_END].any()
+    assert s.bank_damage[0] == 7 and s.bank_broken(1) and s.bank_broken(0) and s.action_points == 2
+    assert not s.legal_action_mask()[block(s.game, ActionKind.BREAK_BANK)].any()
     assert legal(s, "move", A, SW)
     act(s, "move", A, SW)
-    assert s.ap == 1 and s.last_combat == []
+    assert s.action_points == 1 and s.last_combat == []
     act(s, "pickup", A)
     assert unit(s, 1, A)[3] == "bank" and sacks_at(s, 0, 0) == {"bank": 2}
 
@@ -313,15 +318,14 @@ def test_reshuffle():
     four = 3  # card id of a 4 (rank = id % 13 + 1)
     s.deck.draw_pile = [four]
     s.deck.discard = [c for c in cards if c != four]
-    s._dc = None
     act(s, "move", A, E)
     fight = s.last_combat[0]
     assert [c % 13 + 1 for c in fight["attacker_cards"]] == [4]
     assert len(s.deck.draw_pile) == 50
     assert sorted(s.deck.discard) == sorted(fight["attacker_cards"] + fight["defender_cards"])
     o = s.observation(0)
-    S0 = s.game.observer.S0
-    assert round(float(o[S0 + 29 : S0 + 42].sum() * 4)) == 50
+    ranks_left = s.game.observer.first_scalar + RANKS_LEFT
+    assert round(float(o[ranks_left : ranks_left + 13].sum() * 4)) == 50
 
 
 def test_movement_limits():
@@ -358,11 +362,11 @@ def test_no_adjacent_enemies_during_random_play():
         s = g.new_initial_state(seed)
         while not s.done:
             s.apply(int(rng.choice(s.legal_actions())))
-            act_units = [u for u in range(9) if s.ustate[u] == 1]
+            act_units = [u for u in range(NUM_UNITS) if s.unit_status[u] == ACTIVE]
             for u in act_units:
                 for v in act_units:
-                    if u // 3 != v // 3:
-                        assert g.geo.dist[s.ucell[u]][s.ucell[v]] != 1
+                    if u // GANG_SIZE != v // GANG_SIZE:
+                        assert g.geo.dist[s.unit_cell[u]][s.unit_cell[v]] != 1
 
 
 def test_truncation():
@@ -371,11 +375,11 @@ def test_truncation():
     g = env.unwrapped.game
     env.load_state(g.new_initial_state(0, first_player=0).to_dict())
     rng = np.random.default_rng(0)
-    while env.unwrapped.game_state.phase < 2:
+    while env.unwrapped.game_state.phase != Phase.MOVEMENT:
         env.step(int(rng.choice(np.flatnonzero(env.unwrapped.game_state.legal_action_mask()))))
     assert env.agent_selection == "player_0"
     for _ in range(3):
         assert not any(env.truncations.values())
-        env.step(g.A_END)
+        env.step(g.layout.end_turn)
     assert all(env.truncations.values()) and not any(env.terminations.values())
     assert env.rewards == {"player_0": 0.0, "player_1": 0.0, "player_2": 0.0}
