@@ -29,13 +29,14 @@ from meeplezoo.envs.gold_rush_gangs.pieces import (
     DEPLOY_SACKS,
     GANG_SIZE,
     MOVEMENT,
+    NOWHERE,
     PICKUP_ORDER,
     SLOT_NAMES,
     SLOTS,
+    STEP_COST,
     STORE,
     STORE_PHASE,
     empty_pile,
-    step_cost,
 )
 
 NUM_DIRECTIONS = len(DIR_NAMES)
@@ -58,7 +59,8 @@ class ActionRule:
 
     ``phase`` is the phase whose mask offers it. ``mark_legal(state, mask,
     start)`` sets the bits of its legal actions (``start`` is its block's
-    first index); ``play(state, index)`` plays the action ``index`` of its
+    first index); None means always legal in its phase (the bits are then
+    baked into the phase's starting mask). ``play(state, index)`` plays the action ``index`` of its
     block for the acting seat; ``encode(geo, player, args)`` and
     ``decode(geo, player, index)`` translate absolute-frame arguments."""
 
@@ -66,7 +68,7 @@ class ActionRule:
     word: str
     phase: int
     names: Callable[[Geometry], list[str]]
-    mark_legal: Callable[[Any, np.ndarray, int], None]
+    mark_legal: Callable[[Any, np.ndarray, int], None] | None
     play: Callable[[Any, int], None]
     encode: Callable[[Geometry, int, tuple], int]
     decode: Callable[[Geometry, int, int], tuple]
@@ -144,27 +146,24 @@ def _move_legal(state, mask: np.ndarray, start: int) -> None:
     points = state.action_points
     if points <= 0:
         return
-    game = state.game
-    geo = game.geo
+    geo = state.game.geo
     seat = state.acting_seat
-    broken = state.bank_broken(seat)
-    bank = geo.bank
+    bank = NOWHERE if state.bank_broken(seat) else geo.bank  # a standing bank is closed
     neighbours = geo.nbr_rel[seat]
     forbidden = geo.forbidden[seat]
     occupant, sacks = state.occupant, state.sacks
     status, cells, carrying = state.unit_status, state.unit_cell, state.unit_carrying
+    first = GANG_SIZE * seat
     for slot in SLOTS:
-        unit = GANG_SIZE * seat + slot
+        unit = first + slot
         if status[unit] != ACTIVE:
             continue
         carries = carrying[unit] >= 0
-        if points < step_cost(slot, carries):
+        if points < STEP_COST[slot][carries]:
             continue
         base = start + NUM_DIRECTIONS * slot
         for direction, target in enumerate(neighbours[cells[unit]]):
-            if target < 0 or forbidden[target] or occupant[target] >= 0:
-                continue
-            if target == bank and not broken:
+            if target < 0 or target == bank or forbidden[target] or occupant[target] >= 0:
                 continue
             if carries and target in sacks:
                 continue
@@ -205,8 +204,9 @@ def _pickup_legal(state, mask: np.ndarray, start: int) -> None:
     seat = state.acting_seat
     status, cells, carrying = state.unit_status, state.unit_cell, state.unit_carrying
     sacks = state.sacks
+    first = GANG_SIZE * seat
     for slot in SLOTS:
-        unit = GANG_SIZE * seat + slot
+        unit = first + slot
         if status[unit] == ACTIVE and carrying[unit] < 0:
             pile = sacks.get(cells[unit])
             if pile is not None and sum(pile) > pile[seat]:
@@ -233,11 +233,11 @@ def _break_legal(state, mask: np.ndarray, start: int) -> None:
     seat = state.acting_seat
     if state.action_points <= 0 or state.bank_broken(seat):
         return
-    geo = state.game.geo
-    around_bank = geo.nbset[geo.bank]
+    around_bank = state.game.geo.around_bank
     status, cells = state.unit_status, state.unit_cell
+    first = GANG_SIZE * seat
     for slot in SLOTS:
-        unit = GANG_SIZE * seat + slot
+        unit = first + slot
         if status[unit] == ACTIVE and cells[unit] in around_bank:
             mask[start + slot] = True
 
@@ -248,11 +248,6 @@ def _break_bank(state, _index: int) -> None:
 
 
 # --- ending the turn ------------------------------------------------------------------
-def _end_legal(_state, mask: np.ndarray, start: int) -> None:
-    """A movement turn may always end (setup offers it only at a dead end)."""
-    mask[start] = True
-
-
 def _end_names(_geo: Geometry) -> list[str]:
     return ["end"]
 
@@ -323,7 +318,7 @@ ACTION_RULES: tuple[ActionRule, ...] = (
         "end",
         MOVEMENT,
         _end_names,
-        _end_legal,
+        None,  # a movement turn may always end (setup offers it only at a dead end)
         _end,
         _encode_end,
         _decode_end,
@@ -365,10 +360,18 @@ class ActionLayout:
         self.effects = [
             (block.rule.play, action - block.start) for action, block in enumerate(self.block_of_action)
         ]
-        self.offered = [
-            tuple((block.rule.mark_legal, block.start) for block in blocks if block.rule.phase == phase)
-            for phase in range(num_phases)
-        ]
+        # per phase: the mask it starts from (its always-legal actions set)
+        # and the (mark_legal, block start) of the kinds it offers
+        self.by_phase = []
+        for phase in range(num_phases):
+            offered = [block for block in blocks if block.rule.phase == phase]
+            start_mask = np.zeros(self.size, dtype=bool)
+            for block in offered:
+                if block.rule.mark_legal is None:
+                    start_mask[block.start : block.stop] = True
+            start_mask.flags.writeable = False
+            marks = tuple((b.rule.mark_legal, b.start) for b in offered if b.rule.mark_legal is not None)
+            self.by_phase.append((start_mask, marks))
         self.end_turn = self.blocks[ActionKind.END_TURN].start
 
     def start(self, kind: ActionKind) -> int:

@@ -38,6 +38,7 @@ class Geometry:
         self.neighbors = [tuple(int(x) for x in row) for row in hb.neighbors]  # by abs dir, -1 off
         self.nbset = [frozenset(x for x in row if x >= 0) for row in self.neighbors]
         self.bank = self.index[(0, 0)]
+        self.around_bank = self.nbset[self.bank]  # where a thief may break the bank
         self.homes = [self.index[c] for c in ((-radius, radius), (0, -radius), (radius, 0))]
         # rot(q, r) = (-q-r, q) is two 60-degree steps of the core rotation
         rot = np.asarray(hb.rotation(2), dtype=np.int64)

@@ -93,9 +93,9 @@ def gang_units(seat: int) -> range:
     return range(GANG_SIZE * seat, GANG_SIZE * seat + GANG_SIZE)
 
 
-def step_cost(slot: int, carrying: bool) -> int:
-    """Action points one step costs: 2 for the pro or any carrier, else 1."""
-    return 2 if (slot == PRO or carrying) else 1
+# Action points one step costs, STEP_COST[slot][carrying]: 2 for the pro or
+# any carrier, 1 for an empty-handed amateur (a table: read on every mask).
+STEP_COST = tuple((2, 2) if slot == PRO else (1, 2) for slot in Slot)
 
 
 def empty_pile() -> list[int]:

@@ -39,12 +39,12 @@ from meeplezoo.envs.gold_rush_gangs.pieces import (
     SEATS,
     SLOT_CARDS,
     STATUS_NAMES,
+    STEP_COST,
     STORE_PHASE,
     UNDEPLOYED,
     Phase,
     empty_pile,
     gang_units,
-    step_cost,
 )
 
 __all__ = ["ActionKind", "GoldRushGangsGame", "GoldRushGangsState", "Phase"]
@@ -356,19 +356,21 @@ class GoldRushGangsState(State):
 
     # --- legal moves ------------------------------------------------------------
     def legal_action_mask(self) -> np.ndarray:
-        """Bool mask in the acting seat's frame, read-only (cached until the
-        next apply): each kind of action the phase offers marks its own."""
+        """Bool mask in the acting seat's frame: each kind of action the phase
+        offers marks its own. Cached until the next apply, so treat it as
+        read-only (freezing it would cost a tenth of the mask's time)."""
         mask = self._mask_cache
-        if mask is None:
-            game = self.game
-            mask = game.zero_mask.copy()
-            if self.winner < 0 and not self.is_truncated:
-                for mark_legal, start in game.layout.offered[self.phase]:
-                    mark_legal(self, mask, start)
-                if self.phase != MOVEMENT and not mask.any():  # only from hand-made positions
-                    mask[game.layout.end_turn] = True
-            mask.flags.writeable = False
-            self._mask_cache = mask
+        if mask is not None:
+            return mask
+        if self.winner >= 0 or self.is_truncated:
+            mask = self._mask_cache = self.game.zero_mask.copy()
+            return mask
+        start_mask, marks = self.game.layout.by_phase[self.phase]
+        mask = self._mask_cache = start_mask.copy()
+        for mark_legal, start in marks:
+            mark_legal(self, mask, start)
+        if self.phase != MOVEMENT and not mask.any():  # only from hand-made positions
+            mask[self.game.layout.end_turn] = True
         return mask
 
     # --- transitions --------------------------------------------------------------
@@ -423,7 +425,7 @@ class GoldRushGangsState(State):
         cell = self.unit_cell[unit]
         target = geo.nbr_rel[seat][cell][direction]
         carrying = self.unit_carrying[unit]
-        self.action_points -= step_cost(unit - GANG_SIZE * seat, carrying >= 0)
+        self.action_points -= STEP_COST[unit - GANG_SIZE * seat][carrying >= 0]
         self.occupant[cell] = NOWHERE
         self.unit_cell[unit] = target
         if target != geo.homes[seat]:  # the home cell holds the whole gang
