@@ -83,7 +83,7 @@ def _cell_names(word: str, geo: Geometry) -> list[str]:
 def _store_legal(state, mask: np.ndarray, start: int) -> None:
     """A store goes on a free store-eligible rim cell."""
     geo = state.game.geo
-    to_relative = geo.abs2rel[state.acting_seat]
+    to_relative = geo.to_relative[state.acting_seat]
     taken = state.stores
     for cell in geo.neutral_border:
         if cell not in taken:
@@ -91,7 +91,7 @@ def _store_legal(state, mask: np.ndarray, start: int) -> None:
 
 
 def _place_store(state, index: int) -> None:
-    cell = state.game.geo.rel2abs[state.acting_seat][index]
+    cell = state.game.geo.to_absolute[state.acting_seat][index]
     state.stores.append(cell)
     state.sacks.setdefault(cell, empty_pile())[STORE] += 1
     state.advance_setup()
@@ -99,11 +99,11 @@ def _place_store(state, index: int) -> None:
 
 def _encode_cell(geo: Geometry, player: int, args: tuple) -> int:
     (q, r) = args[0] if len(args) == 1 else args
-    return geo.abs2rel[player][geo.index[(int(q), int(r))]]
+    return geo.to_relative[player][geo.index[(int(q), int(r))]]
 
 
 def _decode_cell(word: str, geo: Geometry, player: int, index: int) -> tuple:
-    return (word, geo.coords[geo.rel2abs[player][index]])
+    return (word, geo.coords[geo.to_absolute[player][index]])
 
 
 # --- deploying a thief (setup) -----------------------------------------------------
@@ -114,7 +114,7 @@ def _deploy_legal(state, mask: np.ndarray, start: int) -> None:
     seat = state.acting_seat
     slot = state.setup_step()[1]
     placed = [state.unit_cell[GANG_SIZE * seat + k] for k in range(slot)]
-    to_relative = geo.abs2rel[seat]
+    to_relative = geo.to_relative[seat]
     occupant, sacks = state.occupant, state.sacks
     for cell in deploy_candidates(geo, seat, placed):
         if occupant[cell] < 0 and cell not in sacks:
@@ -124,7 +124,7 @@ def _deploy_legal(state, mask: np.ndarray, start: int) -> None:
 def _deploy(state, index: int) -> None:
     seat = state.acting_seat
     slot = state.setup_step()[1]
-    cell = state.game.geo.rel2abs[seat][index]
+    cell = state.game.geo.to_absolute[seat][index]
     unit = GANG_SIZE * seat + slot
     state.unit_cell[unit] = cell
     state.unit_status[unit] = ACTIVE
@@ -149,7 +149,7 @@ def _move_legal(state, mask: np.ndarray, start: int) -> None:
     geo = state.game.geo
     seat = state.acting_seat
     bank = NOWHERE if state.bank_broken(seat) else geo.bank  # a standing bank is closed
-    neighbours = geo.nbr_rel[seat]
+    neighbours = geo.step_targets[seat]
     forbidden = geo.forbidden[seat]
     occupant, sacks = state.occupant, state.sacks
     status, cells, carrying = state.unit_status, state.unit_cell, state.unit_carrying
@@ -177,12 +177,12 @@ def _move(state, index: int) -> None:
 
 def _encode_move(geo: Geometry, player: int, args: tuple) -> int:
     slot, direction = args
-    return NUM_DIRECTIONS * int(slot) + geo.dir_rel2abs[player].index(int(direction))
+    return NUM_DIRECTIONS * int(slot) + geo.direction_to_absolute[player].index(int(direction))
 
 
 def _decode_move(geo: Geometry, player: int, index: int) -> tuple:
     slot, direction = divmod(index, NUM_DIRECTIONS)
-    return ("move", slot, geo.dir_rel2abs[player][direction])
+    return ("move", slot, geo.direction_to_absolute[player][direction])
 
 
 # --- picking up a sack (free) and breaking the bank (1 AP) --------------------------

@@ -61,8 +61,8 @@ class Encoder:
         self.offset = []
         for viewer in SEATS:
             row = []
-            for cell in range(geo.n):
-                q, r = geo.coords[geo.abs2rel[viewer][cell]]
+            for cell in range(geo.num_cells):
+                q, r = geo.coords[geo.to_relative[viewer][cell]]
                 row.append((r + radius) * side + (q + radius))
             self.offset.append(row)
         self.templates = [self._template(viewer) for viewer in SEATS]
@@ -79,7 +79,7 @@ class Encoder:
         area = self.plane_size
         out = np.zeros(self.size, dtype=np.float32)
         offset = self.offset[viewer]
-        for cell in range(geo.n):
+        for cell in range(geo.num_cells):
             out[ON_BOARD * area + offset[cell]] = 1.0
         for rel in SEATS:
             seat = (viewer + rel) % NUM_SEATS

@@ -55,12 +55,12 @@ OPEN, TERRITORY, BASE, HOME, RIM_MARK, STORE, BANK_MARK, BANK_BROKEN = ".", ":",
 def _frame(s, viewer) -> list[int]:
     """rel cell -> absolute cell for the viewer (identity for a spectator)."""
     geo = s.game.geo
-    return geo.rel2abs[viewer] if viewer is not None and viewer >= 0 else list(range(geo.n))
+    return geo.to_absolute[viewer] if viewer is not None and viewer >= 0 else list(range(geo.num_cells))
 
 
 def _relative_frames(s) -> bool:
     geo = s.game.geo
-    return geo.rel2abs[1] != geo.rel2abs[0]
+    return geo.to_absolute[1] != geo.to_absolute[0]
 
 
 def _frame_note(s, viewer) -> str:
@@ -119,7 +119,7 @@ def _status_lines(s) -> list[str]:
 def _ground_marks(s) -> list[str]:
     """One text mark per absolute cell for what lies under the thieves."""
     geo = s.game.geo
-    ground = [OPEN] * geo.n
+    ground = [OPEN] * geo.num_cells
     for p in range(NUM_SEATS):
         for c in geo.territory[p]:
             ground[c] = TERRITORY
@@ -184,7 +184,7 @@ def render_ansi(s, viewer: int | None = None) -> str:
     ground = _ground_marks(s)
     units = _units_by_cell(s)
     grid = TextGrid()
-    cells = [geo.coords[rel] for rel in range(geo.n)]
+    cells = [geo.coords[rel] for rel in range(geo.num_cells)]
 
     def col(q: int, r: int) -> int:
         return 4 * q + 2 * r
@@ -265,7 +265,7 @@ def render_rgb(s, viewer: int | None = None) -> np.ndarray:
     with the gangs, the turn and a legend for every colour and mark."""
     geo = s.game.geo
     frame = _frame(s, viewer)
-    cells = [geo.coords[rel] for rel in range(geo.n)]
+    cells = [geo.coords[rel] for rel in range(geo.num_cells)]
     size = HEX_SIZE
     w3 = math.sqrt(3) * size
 
@@ -362,7 +362,7 @@ def _draw_board(cv: Canvas, s, frame: list[int], centre, size: float) -> None:
     g = s.game
     geo = g.geo
     where = {abs_c: rel for rel, abs_c in enumerate(frame)}
-    fill = [WHITE] * geo.n
+    fill = [WHITE] * geo.num_cells
     for p in range(NUM_SEATS):
         col = seat_color(p)
         for c in geo.territory[p]:
@@ -374,7 +374,7 @@ def _draw_board(cv: Canvas, s, frame: list[int], centre, size: float) -> None:
         fill[c] = RIM
     broken = s.bank_broken(s.acting_seat)
     fill[geo.bank] = BANK_OPEN if broken else BANK_CLOSED
-    for c in range(geo.n):
+    for c in range(geo.num_cells):
         x, y = centre(where[c])
         cv.hexagon(x, y, size, fill=fill[c], outline=GREY)
     for c in s.stores:

@@ -122,7 +122,7 @@ class GoldRushGangsGame(Game):
         config = self.config
         self.choose_stores = config["store_placement"] == "choice"
         self.geo = self._checked_geometry()
-        self.num_cells = self.geo.n
+        self.num_cells = self.geo.num_cells
         self.layout = ActionLayout(self.geo, len(Phase))
         self.num_actions = self.layout.size
         self.action_names = self.layout.names
@@ -423,14 +423,14 @@ class GoldRushGangsState(State):
         geo = game.geo
         seat = self.acting_seat
         cell = self.unit_cell[unit]
-        target = geo.nbr_rel[seat][cell][direction]
+        target = geo.step_targets[seat][cell][direction]
         carrying = self.unit_carrying[unit]
         self.action_points -= STEP_COST[unit - GANG_SIZE * seat][carrying >= 0]
         self.occupant[cell] = NOWHERE
         self.unit_cell[unit] = target
         if target != geo.homes[seat]:  # the home cell holds the whole gang
             self.occupant[target] = unit
-        if carrying >= 0 and geo.base_of[target] == seat:
+        if carrying >= 0 and geo.base_owner[target] == seat:
             self.unit_carrying[unit] = NOWHERE
             self.delivered[seat] += 1
             if game.delivery_bonus_now:
@@ -445,7 +445,7 @@ class GoldRushGangsState(State):
         """Cards ``unit`` draws: its own plus those of active friends next to it
         (support does not chain)."""
         status, cells = self.unit_status, self.unit_cell
-        around = self.game.geo.nbset[cells[unit]]
+        around = self.game.geo.adjacent[cells[unit]]
         seat, slot = divmod(unit, GANG_SIZE)
         cards = SLOT_CARDS[slot]
         for friend in gang_units(seat):
@@ -457,7 +457,7 @@ class GoldRushGangsState(State):
         """The mover fights each adjacent enemy in turn (next gang first) and
         stops at its first loss."""
         status, cells = self.unit_status, self.unit_cell
-        around = self.game.geo.nbset[cell]
+        around = self.game.geo.adjacent[cell]
         foes = [
             foe
             for other in OTHER_SEATS[unit // GANG_SIZE]
@@ -614,7 +614,7 @@ class GoldRushGangsState(State):
         geo = self.game.geo
         self.unit_cell, self.unit_status = [NOWHERE] * NUM_UNITS, [UNDEPLOYED] * NUM_UNITS
         self.unit_turns_to_miss, self.unit_carrying = [0] * NUM_UNITS, [NOWHERE] * NUM_UNITS
-        self.occupant = [NOWHERE] * geo.n
+        self.occupant = [NOWHERE] * geo.num_cells
         for entry in entries:
             seat = int(entry["player"])
             unit = GANG_SIZE * seat + int(entry["slot"])

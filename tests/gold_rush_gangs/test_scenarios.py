@@ -34,7 +34,7 @@ from tests.gold_rush_gangs.helpers import (
 def test_geometry():
     g = game()
     geo = g.geo
-    assert geo.n == 271
+    assert geo.num_cells == 271
     assert [geo.coords[h] for h in geo.homes] == [(-9, 9), (0, -9), (9, 0)]
     bases = [{geo.coords[c] for c in b} for b in geo.base]
     assert bases[0] == {(-9, 9), (-8, 9), (-9, 8), (-8, 8)}
@@ -49,7 +49,7 @@ def test_geometry():
         (3, 6), (2, 7), (1, 8), (0, 9), (-1, 9), (-2, 9), (-3, 9),
     }  # fmt: skip
     assert geo.index[(0, 0)] == 135 == geo.bank
-    rot = np.array(geo.rel2abs[1])
+    rot = np.array(geo.to_absolute[1])
     assert sorted(rot) == list(range(271))
     assert not np.array_equal(rot, np.arange(271))
     assert np.array_equal(rot[rot[rot]], np.arange(271))
