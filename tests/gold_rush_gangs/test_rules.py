@@ -131,6 +131,17 @@ def test_pickup_priority():
     assert unit(s, 1, A)[3] == "p2"  # player_1's next gang is player_2
 
 
+def test_action_blocks_follow_the_kinds_in_order():
+    g = game()
+    layout = g.layout
+    assert [layout.start(kind) for kind in ActionKind] == [0, 271, 542, 560, 563, 566]
+    assert layout.stop(ActionKind.END_TURN) == g.num_actions == 2 * g.geo.num_cells + 25
+    for kind in ActionKind:
+        word = layout.blocks[kind].rule.word
+        for a in range(layout.start(kind), layout.stop(kind)):
+            assert g.decode(1, a)[0] == word == g.action_names[a].split()[0]
+
+
 def test_no_drop_action():
     g = game()
     assert not any("drop" in name for name in g.action_names)
@@ -230,8 +241,10 @@ def test_spacing_config_is_validated():
         game(min_unit_spacing=10)
     with pytest.raises(ValueError, match="bank_progress"):
         game(bank_progress="nobody")
-    with pytest.raises(ValueError, match="radius"):
+    with pytest.raises(ValueError, match="radius must be an integer from 4 to 15, got 3"):
         game(radius=3)
+    with pytest.raises(ValueError, match="need base_radius < territory_radius < radius"):
+        game(radius=5, territory_radius=5)
     with pytest.raises(ValueError, match="relative_frame"):
         game(relative_frame="yes")
     with pytest.raises(ValueError):
