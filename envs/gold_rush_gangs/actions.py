@@ -171,8 +171,31 @@ def _move_legal(state, mask: np.ndarray, start: int) -> None:
 
 
 def _move(state, index: int) -> None:
+    """One step (direction in the seat's frame): pay for it, deliver a
+    carried sack on entering the own base (the last one wins at once), then
+    fight every enemy next to the new cell."""
     slot, direction = divmod(index, NUM_DIRECTIONS)
-    state.move_unit(GANG_SIZE * state.acting_seat + slot, direction)
+    game = state.game
+    geo = game.geo
+    seat = state.acting_seat
+    unit = GANG_SIZE * seat + slot
+    cell = state.unit_cell[unit]
+    target = geo.step_targets[seat][cell][direction]
+    carrying = state.unit_carrying[unit]
+    state.action_points -= STEP_COST[slot][carrying >= 0]
+    state.occupant[cell] = NOWHERE
+    state.unit_cell[unit] = target
+    if target != geo.homes[seat]:  # the home cell holds the whole gang
+        state.occupant[target] = unit
+    if carrying >= 0 and geo.base_owner[target] == seat:
+        state.unit_carrying[unit] = NOWHERE
+        state.delivered[seat] += 1
+        if game.delivery_bonus_now:
+            state.action_points += 1
+        if state.delivered[seat] >= game.win_sacks:
+            state.winner = seat
+            return
+    state.fight_neighbours(unit, target)
 
 
 def _encode_move(geo: Geometry, player: int, args: tuple) -> int:

@@ -98,6 +98,12 @@ def gang_units(seat: int) -> range:
 STEP_COST = tuple((2, 2) if slot == PRO else (1, 2) for slot in Slot)
 
 
+# The units of each seat's two enemy gangs, in the order a mover fights them.
+ENEMY_UNITS = tuple(
+    tuple(unit for other in OTHER_SEATS[seat] for unit in gang_units(other)) for seat in SEATS
+)
+
+
 def empty_pile() -> list[int]:
     """Sacks lying on one cell, counted by origin."""
     return [0] * NUM_ORIGINS

@@ -27,6 +27,7 @@ from meeplezoo.envs.gold_rush_gangs.pieces import (
     ACTIVE,
     BANK,
     DEPLOY_PHASE,
+    ENEMY_UNITS,
     GANG_SIZE,
     INCAPACITATED,
     MOVEMENT,
@@ -34,18 +35,19 @@ from meeplezoo.envs.gold_rush_gangs.pieces import (
     NUM_SEATS,
     NUM_UNITS,
     ORIGIN_NAMES,
-    OTHER_SEATS,
     PHASE_NAMES,
     SEATS,
     SLOT_CARDS,
     STATUS_NAMES,
-    STEP_COST,
+    STORE,
     STORE_PHASE,
     UNDEPLOYED,
     Phase,
     empty_pile,
     gang_units,
 )
+
+DECK_SIZE = len(standard_52())  # an independent draw is one of these card ids
 
 __all__ = ["ActionKind", "GoldRushGangsGame", "GoldRushGangsState", "Phase"]
 
@@ -280,14 +282,16 @@ class GoldRushGangsState(State):
         self.occupant = [NOWHERE] * game.num_cells
         self.sacks: dict[int, list[int]] = {}
         if game.config["bank_sacks"]:
-            self.sacks[game.geo.bank] = [0, 0, 0, 0, game.config["bank_sacks"]]
+            self.sacks[game.geo.bank] = empty_pile()
+            self.sacks[game.geo.bank][BANK] = game.config["bank_sacks"]
         self.delivered = [0] * NUM_SEATS
         self.bank_damage = [0] * NUM_SEATS
         self.stores: list[int] = []
         if not game.choose_stores:
             for cell in game.geo.fixed_stores:
                 self.stores.append(cell)
-                self.sacks[cell] = [0, 0, 0, 1, 0]
+                self.sacks[cell] = empty_pile()
+                self.sacks[cell][STORE] = 1
         self.turns = 0
         self.action_points = 0
         self.winner = -1
@@ -303,7 +307,7 @@ class GoldRushGangsState(State):
     # --- chance -------------------------------------------------------------
     def _draw(self) -> int:
         if self.game.independent_draws:
-            return int(self.rng.integers(52))
+            return int(self.rng.integers(DECK_SIZE))
         return self.deck.draw(self.rng)
 
     def draw_first_player(self) -> int:
@@ -415,31 +419,6 @@ class GoldRushGangsState(State):
                     to_miss[unit] -= 1
         self.action_points = self.game.base_ap + self.delivered[seat]
 
-    def move_unit(self, unit: int, direction: int) -> None:
-        """One step of the acting seat's ``unit`` (direction in its frame):
-        pay for it, deliver a carried sack on entering the own base, then
-        fight every enemy next to the new cell."""
-        game = self.game
-        geo = game.geo
-        seat = self.acting_seat
-        cell = self.unit_cell[unit]
-        target = geo.step_targets[seat][cell][direction]
-        carrying = self.unit_carrying[unit]
-        self.action_points -= STEP_COST[unit - GANG_SIZE * seat][carrying >= 0]
-        self.occupant[cell] = NOWHERE
-        self.unit_cell[unit] = target
-        if target != geo.homes[seat]:  # the home cell holds the whole gang
-            self.occupant[target] = unit
-        if carrying >= 0 and geo.base_owner[target] == seat:
-            self.unit_carrying[unit] = NOWHERE
-            self.delivered[seat] += 1
-            if game.delivery_bonus_now:
-                self.action_points += 1
-            if self.delivered[seat] >= game.win_sacks:
-                self.winner = seat
-                return
-        self._fight_neighbours(unit, target)
-
     # --- fights -----------------------------------------------------------------
     def _support(self, unit: int) -> int:
         """Cards ``unit`` draws: its own plus those of active friends next to it
@@ -453,16 +432,13 @@ class GoldRushGangsState(State):
                 cards += SLOT_CARDS[friend - GANG_SIZE * seat]
         return cards
 
-    def _fight_neighbours(self, unit: int, cell: int) -> None:
+    def fight_neighbours(self, unit: int, cell: int) -> None:
         """The mover fights each adjacent enemy in turn (next gang first) and
         stops at its first loss."""
         status, cells = self.unit_status, self.unit_cell
         around = self.game.geo.adjacent[cell]
         foes = [
-            foe
-            for other in OTHER_SEATS[unit // GANG_SIZE]
-            for foe in gang_units(other)
-            if status[foe] == ACTIVE and cells[foe] in around
+            foe for foe in ENEMY_UNITS[unit // GANG_SIZE] if status[foe] == ACTIVE and cells[foe] in around
         ]
         for foe in foes:
             if status[foe] == ACTIVE and not self._fight(unit, foe):
