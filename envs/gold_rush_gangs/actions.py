@@ -60,9 +60,10 @@ class ActionRule:
     ``phase`` is the phase whose mask offers it. ``mark_legal(state, mask,
     start)`` sets the bits of its legal actions (``start`` is its block's
     first index); None means always legal in its phase (the bits are then
-    baked into the phase's starting mask). ``play(state, index)`` plays the action ``index`` of its
-    block for the acting seat; ``encode(geo, player, args)`` and
-    ``decode(geo, player, index)`` translate absolute-frame arguments."""
+    baked into the phase's starting mask). ``play(state, index)`` plays
+    action ``index`` of its block for the acting seat; ``encode(geo, player,
+    args)`` and ``decode(geo, player, index)`` translate absolute-frame
+    arguments (the test hooks)."""
 
     kind: ActionKind
     word: str
