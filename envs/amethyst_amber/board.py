@@ -8,117 +8,148 @@ triangle t -> 119-t, direction d -> (d+3) % 6, brick (X, Y) -> (18-X, 18-Y).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import IntEnum
 from functools import cache
 
 import numpy as np
 
+from meeplezoo.envs.amethyst_amber.actions import (
+    KIND_OF_ACTION,
+    KINDS,
+    NUM_ACTIONS,
+    NUM_DIRECTIONS,
+    NUM_HEXES,
+    NUM_TRIANGLES,
+    TARGET_OF_ACTION,
+    ActionBlock,
+    Target,
+    rotated,
+)
 from meeplezoo.envs.core.trihex import DIRECTION_NAMES, trihex_board
 
 RADIUS = 4
 SEAT_NAMES = ("Amethyst", "Amber")
 
-# action layout (T = 120 triangles, H = 61 hexes)
-T = 120
-H = 61
-A_PLACE_DEF = 0
-A_SELECT = 120
-A_DEST = 240
-A_PLACE_ATT = 360
-A_PLACE_RES = 421
-A_STEP = 482
-A_END = 848
-A_PASS = 849
-NUM_ACTIONS = 850
 
-RED_QR = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
-GREEN_QR = (
-    ((-3, 2), (-1, 2), (1, 2), (-4, 3), (-2, 3), (0, 3)),  # Amethyst half
-    ((3, -2), (1, -2), (-1, -2), (4, -3), (2, -3), (0, -3)),  # Amber half
-)
-BLUE_QR = (((-3, 4), (-2, 4), (-1, 4)), ((3, -4), (2, -4), (1, -4)))
+class HexColour(IntEnum):
+    PLAIN = 0
+    RED = 1
+    GREEN = 2
+    AMETHYST_ENTRY = 3  # blue, at Amethyst's home edge
+    AMBER_ENTRY = 4  # blue, at Amber's home edge
 
-# hex colour codes
-PLAIN, RED, GREEN, BLUE0, BLUE1 = 0, 1, 2, 3, 4
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """One kind of coloured hex: where it lies (axial q, r), what it is for,
+    and whether its corner triangles are yellow (closed to defenders)."""
+
+    colour: HexColour
+    coords: tuple[tuple[int, int], ...]
+    role: str
+    yellow_corners: bool
+
+
+TILES = (
+    Tile(HexColour.RED, ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)),
+         "the centre ring: the six neutral resources start here", True),
+    Tile(HexColour.GREEN, ((-3, 2), (-1, 2), (1, 2), (-4, 3), (-2, 3), (0, 3)),
+         "Amethyst's half of the greens: captured resources are placed here", False),
+    Tile(HexColour.GREEN, ((3, -2), (1, -2), (-1, -2), (4, -3), (2, -3), (0, -3)),
+         "Amber's half of the greens", False),
+    Tile(HexColour.AMETHYST_ENTRY, ((-3, 4), (-2, 4), (-1, 4)), "Amethyst's attackers enter here", True),
+    Tile(HexColour.AMBER_ENTRY, ((3, -4), (2, -4), (1, -4)), "Amber's attackers enter here", True),
+)  # fmt: skip
 
 
 class Board:
     """Colours, bitboards and frame tables of the game board."""
 
     def __init__(self) -> None:
-        g = trihex_board(RADIUS)
-        self.geo = g
-        idx = g.hexes.index
-        self.hex_qr = [tuple(c) for c in g.hexes.coords.tolist()]
-        self.red = sorted(idx[c] for c in RED_QR)
-        self.green_half = tuple(sorted(idx[c] for c in half) for half in GREEN_QR)
-        self.green = sorted(self.green_half[0] + self.green_half[1])
-        self.blue = tuple(sorted(idx[c] for c in side) for side in BLUE_QR)
-        colour = [PLAIN] * H
-        for h in self.red:
-            colour[h] = RED
-        for h in self.green:
-            colour[h] = GREEN
-        for h in self.blue[0]:
-            colour[h] = BLUE0
-        for h in self.blue[1]:
-            colour[h] = BLUE1
+        geo = trihex_board(RADIUS)
+        self.geo = geo
+        self.hex_qr = [tuple(c) for c in geo.hexes.coords.tolist()]
+        self._colour_tiles()
+        self.black_bits = geo.tri_bits(self.black)
+        self._check_sideways_steps()
+        self._attacker_tables()
+        self.rot_action = [rotated(a) for a in range(NUM_ACTIONS)]
+        self.rot_action_np = np.array(self.rot_action, dtype=np.int64)
+        self.names = [self._name(a) for a in range(NUM_ACTIONS)]
+        self.name_to_action = {n.lower(): a for a, n in enumerate(self.names)}
+        self._brick_tables()
+
+    def _colour_tiles(self) -> None:
+        """Hex colours from TILES; yellow triangles are the corners of red and blue hexes."""
+        index = self.geo.hexes.index
+        colour = [HexColour.PLAIN] * NUM_HEXES
+        yellow: set[int] = set()
+        for tile in TILES:
+            for qr in tile.coords:
+                colour[index[qr]] = tile.colour
+                if tile.yellow_corners:
+                    yellow.update(int(t) for t in self.geo.hex_corner_tri[index[qr]] if t >= 0)
         self.hex_colour = colour
-        yellow = set()
-        for h in self.red + self.blue[0] + self.blue[1]:
-            yellow.update(int(t) for t in g.hex_corner_tri[h] if t >= 0)
+        self.red = [h for h in range(NUM_HEXES) if colour[h] == HexColour.RED]
+        self.green_half = tuple(
+            sorted(index[qr] for qr in tile.coords) for tile in TILES if tile.colour == HexColour.GREEN
+        )
+        self.green = sorted(self.green_half[0] + self.green_half[1])
+        entries = (HexColour.AMETHYST_ENTRY, HexColour.AMBER_ENTRY)
+        self.blue = tuple([h for h in range(NUM_HEXES) if colour[h] == entry] for entry in entries)
         self.yellow = sorted(yellow)
-        self.black = [t for t in range(T) if t not in yellow]
-        self.is_black = [t not in yellow for t in range(T)]
-        self.black_bits = g.tri_bits(self.black)
-        # The rules' flood fills step sideways without the edge_right mask:
-        # restricted to triangles, the unmasked step must equal the real one.
-        tri_all = g.tri_bits(range(T))
-        dn, w2 = g.edge_down, 2 * g.width
-        for t in range(T):
-            b = g.bit_tri[t]
-            if ((b << 1) | (b >> 1) | ((b & dn) << w2) | ((b >> w2) & dn)) & tri_all != g.spread(b):
+        self.black = [t for t in range(NUM_TRIANGLES) if t not in yellow]
+        self.is_black = [t not in yellow for t in range(NUM_TRIANGLES)]
+
+    def _check_sideways_steps(self) -> None:
+        """The rules' flood fills step sideways without the edge_right mask:
+        restricted to triangles, the unmasked step must equal the real one."""
+        geo = self.geo
+        tri_all = geo.tri_bits(range(NUM_TRIANGLES))
+        down, two_rows = geo.edge_down, 2 * geo.width
+        for t in range(NUM_TRIANGLES):
+            b = geo.bit_tri[t]
+            step = (b << 1) | (b >> 1) | ((b & down) << two_rows) | ((b >> two_rows) & down)
+            if step & tri_all != geo.spread(b):
                 raise RuntimeError("trihex brick grid: sideways neighbours are not all adjacent")
-        # attacker steps: per hex, (d, neighbour, gate bitboard) on the board
+
+    def _attacker_tables(self) -> None:
+        geo = self.geo
+        # attacker steps: per hex, (direction, neighbour, gate bitboard) on the board
         self.steps = []
-        for h in range(H):
+        for h in range(NUM_HEXES):
             row = []
-            for d in range(6):
-                n = int(g.hexes.neighbors[h, d])
+            for d in range(NUM_DIRECTIONS):
+                n = int(geo.hexes.neighbors[h, d])
                 if n >= 0:
-                    t1, t2 = (int(x) for x in g.gate[h, d])
-                    row.append((d, n, g.bit_tri[t1] | g.bit_tri[t2]))
+                    t1, t2 = (int(x) for x in geo.gate[h, d])
+                    row.append((d, n, geo.bit_tri[t1] | geo.bit_tri[t2]))
             self.steps.append(tuple(row))
         # per hex: neighbour hexes and own corner triangles, as bitboards
-        self.neighbor_bits = [sum(g.bit_hex[n] for _d, n, _g in self.steps[h]) for h in range(H)]
-        self.corner_bits = [g.tri_bits(int(t) for t in g.hex_corner_tri[h] if t >= 0) for h in range(H)]
+        self.neighbor_bits = [sum(geo.bit_hex[n] for _d, n, _g in self.steps[h]) for h in range(NUM_HEXES)]
+        self.corner_bits = [
+            geo.tri_bits(int(t) for t in geo.hex_corner_tri[h] if t >= 0) for h in range(NUM_HEXES)
+        ]
         # nearest available resource: green hexes ordered by (distance from
         # the capture hex, index in the captor's frame)
-        dist = g.hexes.distance
+        dist = geo.hexes.distance
         self.nearest_order = tuple(
             [
-                sorted(self.green, key=lambda r, n=n, s=seat: (int(dist[n, r]), r if s == 0 else H - 1 - r))
-                for n in range(H)
+                sorted(
+                    self.green,
+                    key=lambda r, n=n, s=seat: (int(dist[n, r]), r if s == 0 else NUM_HEXES - 1 - r),
+                )
+                for n in range(NUM_HEXES)
             ]
             for seat in (0, 1)
         )
-        # action rotation (an involution) between a seat-1 frame and absolute
-        rot = list(range(NUM_ACTIONS))
-        for t in range(T):
-            rot[A_PLACE_DEF + t] = A_PLACE_DEF + T - 1 - t
-            rot[A_SELECT + t] = A_SELECT + T - 1 - t
-            rot[A_DEST + t] = A_DEST + T - 1 - t
-        for h in range(H):
-            rot[A_PLACE_ATT + h] = A_PLACE_ATT + H - 1 - h
-            rot[A_PLACE_RES + h] = A_PLACE_RES + H - 1 - h
-            for d in range(6):
-                rot[A_STEP + 6 * h + d] = A_STEP + 6 * (H - 1 - h) + (d + 3) % 6
-        self.rot_action = rot
-        self.rot_action_np = np.array(rot, dtype=np.int64)
-        self.names = [self._name(a) for a in range(NUM_ACTIONS)]
-        self.name_to_action = {n.lower(): a for a, n in enumerate(self.names)}
-        w = g.width
-        self.hex_brick = [y * w + x for x, y in g.hex_xy]
-        self.tri_brick = [y * w + x for x, y in g.tri_xy]
+
+    def _brick_tables(self) -> None:
+        geo = self.geo
+        w = geo.width
+        self.hex_brick = [y * w + x for x, y in geo.hex_xy]
+        self.tri_brick = [y * w + x for x, y in geo.tri_xy]
         self.brick_cells = w * w
         self.brick_bytes = (w * w + 7) // 8
         # where triangle t's bit lands when a brick bitboard is written
@@ -131,26 +162,22 @@ class Board:
         )
         # brick bit position -> bitboard of the triangle's neighbours
         self.tri_nbr_bits = [0] * self.brick_cells
-        for t in range(T):
-            self.tri_nbr_bits[self.tri_brick[t]] = g.tri_bits(g.tri_neighbors[t])
+        for t in range(NUM_TRIANGLES):
+            self.tri_nbr_bits[self.tri_brick[t]] = geo.tri_bits(geo.tri_neighbors[t])
 
-    def _name(self, a: int) -> str:
-        g = self.geo
-        if a < A_SELECT:
-            return "place defender {},{}".format(*g.tri_xy[a])
-        if a < A_DEST:
-            return "select {},{}".format(*g.tri_xy[a - A_SELECT])
-        if a < A_PLACE_ATT:
-            return "move to {},{}".format(*g.tri_xy[a - A_DEST])
-        if a < A_PLACE_RES:
-            return "place attacker {},{}".format(*self.hex_qr[a - A_PLACE_ATT])
-        if a < A_STEP:
-            return "place resource {},{}".format(*self.hex_qr[a - A_PLACE_RES])
-        if a < A_END:
-            h, d = divmod(a - A_STEP, 6)
-            q, r = self.hex_qr[h]
-            return f"step {q},{r} {DIRECTION_NAMES[d]}"
-        return "end defender moves" if a == A_END else "pass"
+    def _name(self, action: int) -> str:
+        """The action's name from its kind's label."""
+        kind, target = KIND_OF_ACTION[action], TARGET_OF_ACTION[action]
+        if kind.target is Target.TRIANGLE:
+            x, y = self.geo.tri_xy[target]
+            return kind.label.format(x=x, y=y)
+        if kind.target is Target.HEX:
+            q, r = self.hex_qr[target]
+            return kind.label.format(q=q, r=r)
+        if kind.target is Target.HEX_STEP:
+            q, r = self.hex_qr[target[0]]
+            return kind.label.format(q=q, r=r, direction=DIRECTION_NAMES[target[1]])
+        return kind.label
 
 
 class FrameTables:
@@ -158,7 +185,8 @@ class FrameTables:
     rules iterate over, so that legal moves are written straight into the
     mask without converting frames:
 
-    - ``select``: select action per brick bit position (triangles only);
+    - ``by_brick[block]``: per brick bit position, the action of a triangle
+      kind on that triangle;
     - ``place_att[p]`` / ``place_res[p]``: (hex, action) for seat p's blue
       entry hexes / the greens seat p may place a resource on;
     - ``steps[h]``: (action, neighbour hex, gate bitboard) per attacker step;
@@ -168,15 +196,23 @@ class FrameTables:
 
     def __init__(self, bd: Board, frame: int, green_for) -> None:
         rot = bd.rot_action if frame else list(range(NUM_ACTIONS))
-        self.select = [-1] * bd.brick_cells
-        for t in range(T):
-            self.select[bd.tri_brick[t]] = rot[A_SELECT + t]
-        self.place_att = tuple(tuple((h, rot[A_PLACE_ATT + h]) for h in bd.blue[p]) for p in (0, 1))
-        self.place_res = tuple(tuple((h, rot[A_PLACE_RES + h]) for h in green_for[p]) for p in (0, 1))
+        self.by_brick = {}
+        for kind in KINDS:
+            if kind.target is Target.TRIANGLE:
+                row = [-1] * bd.brick_cells
+                for t in range(NUM_TRIANGLES):
+                    row[bd.tri_brick[t]] = rot[kind.block + t]
+                self.by_brick[kind.block] = row
+        attacker, resource, step = ActionBlock.PLACE_ATTACKER, ActionBlock.PLACE_RESOURCE, ActionBlock.STEP
+        self.place_att = tuple(tuple((h, rot[attacker + h]) for h in bd.blue[p]) for p in (0, 1))
+        self.place_res = tuple(tuple((h, rot[resource + h]) for h in green_for[p]) for p in (0, 1))
         self.steps = tuple(
-            tuple((rot[A_STEP + 6 * h + d], n, gate) for d, n, gate in bd.steps[h]) for h in range(H)
+            tuple((rot[step + NUM_DIRECTIONS * h + d], n, gate) for d, n, gate in bd.steps[h])
+            for h in range(NUM_HEXES)
         )
-        self.step_lo = [min(rot[A_STEP + 6 * h + d] for d in range(6)) for h in range(H)]
+        self.step_lo = [
+            min(rot[step + NUM_DIRECTIONS * h + d] for d in range(NUM_DIRECTIONS)) for h in range(NUM_HEXES)
+        ]
 
 
 @cache

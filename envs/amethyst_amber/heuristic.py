@@ -36,15 +36,15 @@ CAP = 0.95  # estimates stay inside (-CAP, CAP)
 
 def seat_scores(state) -> tuple[float, float]:
     """Material-and-threat score of each seat (resource equivalents)."""
-    dist = state.game.heuristic_dist
-    res, apos = state.res, state.apos
+    dist = state.game.hex_distance
+    res, apos = state.resource_at, state.attacker_hexes
     out = []
     for p in (0, 1):
         score = W_PLACED * state.placed[p] + W_HAND * state.hand[p]
         score += W_ATTACKER * (state.reserve[p] + len(apos[p]))
         mine = apos[p]
         if mine:
-            for h in state.rhex:
+            for h in state.resource_hexes:
                 if res[h] == p:
                     continue
                 row = dist[h]

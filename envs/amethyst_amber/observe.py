@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.envs.amethyst_amber.board import GREEN, RED, H
+from meeplezoo.envs.amethyst_amber.actions import NUM_HEXES
+from meeplezoo.envs.amethyst_amber.board import HexColour
 
 N_PLANES = 20
 N_SCALARS = 21
@@ -44,11 +45,11 @@ class ObservationTables:
         self.static_bytes = []
         for observer in (0, 1):
             planes = [
-                sum(geo.bit_hex[h] for h in range(H)),
+                sum(geo.bit_hex[h] for h in range(NUM_HEXES)),
                 geo.tri_bits(bd.black),
                 geo.tri_bits(bd.yellow),
-                sum(geo.bit_hex[h] for h in range(H) if bd.hex_colour[h] == RED),
-                sum(geo.bit_hex[h] for h in range(H) if bd.hex_colour[h] == GREEN),
+                sum(geo.bit_hex[h] for h in range(NUM_HEXES) if bd.hex_colour[h] == HexColour.RED),
+                sum(geo.bit_hex[h] for h in range(NUM_HEXES) if bd.hex_colour[h] == HexColour.GREEN),
                 sum(geo.bit_hex[h] for h in bd.blue[observer]),
                 sum(geo.bit_hex[h] for h in bd.blue[1 - observer]),
             ]
@@ -70,21 +71,21 @@ class ObservationTables:
         cells = self.cells
         f = self.frames[player]
         me, opp = player, 1 - player
-        mine, theirs = s.dbits[me], s.dbits[opp]
-        am, ao = s.abits[me], s.abits[opp]
-        rm, ro, neutral = s.rbits[me], s.rbits[opp], s.rbits[2]
+        mine, theirs = s.defender_bits[me], s.defender_bits[opp]
+        am, ao = s.attacker_bits[me], s.attacker_bits[opp]
+        rm, ro, neutral = s.resource_bits[me], s.resource_bits[opp], s.resource_bits[2]
         # prisoners: every attacker not on the board nor in reserve is held
         na = game.attackers_per_player
-        held_m = na - s.reserve[me] - len(s.apos[me])
-        held_t = na - s.reserve[opp] - len(s.apos[opp])
+        held_m = na - s.reserve[me] - len(s.attacker_hexes[me])
+        held_t = na - s.reserve[opp] - len(s.attacker_hexes[opp])
         unders = ()
         if held_m or held_t:
             # some resource holds prisoners: look at each one
-            res, under = s.res, s.under
+            res, under = s.resource_at, s.prisoners_under
             cap = game.resource_capacity
             avail_m = avail_t = 0
             unders = []
-            for h in s.rhex:
+            for h in s.resource_hexes:
                 o = res[h]
                 if o == 2:
                     continue
@@ -104,7 +105,7 @@ class ObservationTables:
         wall_t = theirs & (
             ((theirs & r) << 1) | ((theirs >> 1) & r) | ((theirs & dn) << w2) | ((theirs >> w2) & dn)
         )
-        sel = geo.bit_tri[s.sel] if s.sel >= 0 else 0
+        sel = geo.bit_tri[s.selected] if s.selected >= 0 else 0
         z = self.zero_plane
         nb = PLANE_BYTES
         if f:
@@ -123,7 +124,7 @@ class ObservationTables:
                     z,
                     (wall_m << k).to_bytes(nb, "big"),
                     (wall_t << k).to_bytes(nb, "big"),
-                    (s.moved << k).to_bytes(nb, "big"),
+                    (s.moved_defenders << k).to_bytes(nb, "big"),
                     (sel << k).to_bytes(nb, "big"),
                 )
             )
@@ -143,7 +144,7 @@ class ObservationTables:
                     z,
                     wall_m.to_bytes(nb, "little"),
                     wall_t.to_bytes(nb, "little"),
-                    s.moved.to_bytes(nb, "little"),
+                    s.moved_defenders.to_bytes(nb, "little"),
                     sel.to_bytes(nb, "little"),
                 )
             )
@@ -157,13 +158,13 @@ class ObservationTables:
         for c, h, u in unders:
             obs[c * cells + hb[h]] = u
         main = s.phase == 1
-        sub = s.sub
+        sub = s.substep
         obs[self.scalar_at :] = (
             s.reserve[me], s.reserve[opp], s.unplaced[me], s.unplaced[opp], s.hand[me], s.hand[opp],
             s.placed[me], s.placed[opp], held_m, held_t,
             0 if main else 1, 1 if main else 0,
             1 if main and sub == 0 else 0, 1 if sub == 1 else 0, 1 if sub == 2 else 0,
-            s.n_moved, 1 if me == 0 else 0, s.main_turns * 100 // game.max_main_turns,
+            s.moves_this_turn, 1 if me == 0 else 0, s.main_turns * 100 // game.max_main_turns,
             avail_m, avail_t, 1 if s.current_player == me else 0,
         )  # fmt: skip
         return obs
@@ -187,11 +188,11 @@ def encode_reference(s, player: int) -> np.ndarray:
         x, y = geo.tri_xy[t]
         planes[c, y, x] = 1
 
-    for h in range(H):
+    for h in range(NUM_HEXES):
         hex_cell(0, h)
-        if bd.hex_colour[h] == RED:
+        if bd.hex_colour[h] == HexColour.RED:
             hex_cell(3, h)
-        elif bd.hex_colour[h] == GREEN:
+        elif bd.hex_colour[h] == HexColour.GREEN:
             hex_cell(4, h)
     for t in range(len(geo.tri_xy)):
         tri_cell(1 if bd.is_black[t] else 2, t)
@@ -199,7 +200,7 @@ def encode_reference(s, player: int) -> np.ndarray:
         hex_cell(5, h)
     for h in bd.blue[opp]:
         hex_cell(6, h)
-    own = [geo.bits_to_tris(s.dbits[0]), geo.bits_to_tris(s.dbits[1])]
+    own = [geo.bits_to_tris(s.defender_bits[0]), geo.bits_to_tris(s.defender_bits[1])]
     for seat, c, wall in ((me, 7, 16), (opp, 8, 17)):
         mine = set(own[seat])
         for t in mine:
@@ -208,31 +209,31 @@ def encode_reference(s, player: int) -> np.ndarray:
                 tri_cell(wall, t)
     held = [0, 0]
     avail = [0, 0]
-    for h in range(H):
-        if s.att[h] >= 0:
-            hex_cell(9 if s.att[h] == me else 10, h)
-        if s.res[h] == 2:
+    for h in range(NUM_HEXES):
+        if s.attacker_at[h] >= 0:
+            hex_cell(9 if s.attacker_at[h] == me else 10, h)
+        if s.resource_at[h] == 2:
             hex_cell(11, h)
-        elif s.res[h] in (0, 1):
-            mine_res = s.res[h] == me
+        elif s.resource_at[h] in (0, 1):
+            mine_res = s.resource_at[h] == me
             hex_cell(12 if mine_res else 13, h)
-            if s.under[h]:
-                hex_cell(14 if mine_res else 15, h, s.under[h])
-            held[1 - s.res[h]] += s.under[h]
-            if s.under[h] < game.resource_capacity:
+            if s.prisoners_under[h]:
+                hex_cell(14 if mine_res else 15, h, s.prisoners_under[h])
+            held[1 - s.resource_at[h]] += s.prisoners_under[h]
+            if s.prisoners_under[h] < game.resource_capacity:
                 avail[0 if mine_res else 1] = 1
-    for t in geo.bits_to_tris(s.moved):
+    for t in geo.bits_to_tris(s.moved_defenders):
         tri_cell(18, t)
-    if s.sel >= 0:
-        tri_cell(19, s.sel)
+    if s.selected >= 0:
+        tri_cell(19, s.selected)
     if s.frame_of(player):
         planes = planes[:, ::-1, ::-1]
     main = s.phase == 1
     scalars = [
         s.reserve[me], s.reserve[opp], s.unplaced[me], s.unplaced[opp], s.hand[me], s.hand[opp],
         s.placed[me], s.placed[opp], held[me], held[opp],
-        int(not main), int(main), int(main and s.sub == 0), int(s.sub == 1), int(s.sub == 2),
-        s.n_moved, int(me == 0), s.main_turns * 100 // game.max_main_turns,
+        int(not main), int(main), int(main and s.substep == 0), int(s.substep == 1), int(s.substep == 2),
+        s.moves_this_turn, int(me == 0), s.main_turns * 100 // game.max_main_turns,
         avail[0], avail[1], int(s.current_player == me),
     ]  # fmt: skip
     return np.concatenate([planes.reshape(-1), np.array(scalars, dtype=np.int8)])

@@ -15,7 +15,8 @@ import textwrap
 
 import numpy as np
 
-from meeplezoo.envs.amethyst_amber.board import BLUE0, BLUE1, GREEN, RADIUS, RED, SEAT_NAMES, H
+from meeplezoo.envs.amethyst_amber.actions import NUM_HEXES
+from meeplezoo.envs.amethyst_amber.board import RADIUS, SEAT_NAMES, HexColour
 from meeplezoo.envs.core.draw import (
     INK,
     LABEL_SIZE,
@@ -34,10 +35,10 @@ SEAT_RGB = ((140, 80, 200), (235, 160, 20))  # amethyst, amber
 LETTER = ("M", "B")  # aMethyst, amBer
 TILE_RGB = {
     0: (250, 250, 245),
-    RED: (215, 70, 60),
-    GREEN: (90, 175, 90),
-    BLUE0: (80, 130, 215),
-    BLUE1: (80, 130, 215),
+    HexColour.RED: (215, 70, 60),
+    HexColour.GREEN: (90, 175, 90),
+    HexColour.AMETHYST_ENTRY: (80, 130, 215),
+    HexColour.AMBER_ENTRY: (80, 130, 215),
 }
 BLACK_TRI = (45, 45, 50)
 YELLOW_TRI = (235, 215, 80)
@@ -86,7 +87,7 @@ def _header(s) -> str:
     elif s.truncated:
         head = "game over: turn limit reached"
     else:
-        head = f"{SEAT_NAMES[s.cur]} to act ({s.phase_name()})"
+        head = f"{SEAT_NAMES[s.acting_seat]} to act ({s.phase_name()})"
     lines = [f"Amethyst and Amber - main turn {s.main_turns}/{g.max_main_turns} - {head}"]
     for p in (0, 1):
         lines.append(
@@ -126,22 +127,28 @@ def _ansi_cells(s, f: int) -> dict[tuple[int, int], str]:
     """Three-character text of every hex and triangle, by displayed brick (X, Y)."""
     bd = s.game.board
     geo = bd.geo
-    hex_empty = {0: " . ", RED: " r ", GREEN: " g ", BLUE0: " 1 ", BLUE1: " 2 "}
+    hex_empty = {
+        0: " . ",
+        HexColour.RED: " r ",
+        HexColour.GREEN: " g ",
+        HexColour.AMETHYST_ENTRY: " 1 ",
+        HexColour.AMBER_ENTRY: " 2 ",
+    }
     cells = {}
-    for h in range(H):
+    for h in range(NUM_HEXES):
         cell = hex_empty[bd.hex_colour[h]]
-        if s.att[h] >= 0:
-            cell = "A" + LETTER[s.att[h]] + " "
-        elif s.res[h] == 2:
+        if s.attacker_at[h] >= 0:
+            cell = "A" + LETTER[s.attacker_at[h]] + " "
+        elif s.resource_at[h] == 2:
             cell = " N "
-        elif s.res[h] >= 0:
-            cell = "R" + LETTER[s.res[h]] + str(s.under[h])
+        elif s.resource_at[h] >= 0:
+            cell = "R" + LETTER[s.resource_at[h]] + str(s.prisoners_under[h])
         cells[_hex_brick(*_hex_qr(s, h, f))] = cell
     for t in range(len(geo.tri_xy)):
         b = geo.bit_tri[t]
-        if s.dbits[0] & b or s.dbits[1] & b:
-            p = 0 if s.dbits[0] & b else 1
-            mark = "*" if t == s.sel else ("'" if s.moved & b else " ")
+        if s.defender_bits[0] & b or s.defender_bits[1] & b:
+            p = 0 if s.defender_bits[0] & b else 1
+            mark = "*" if t == s.selected else ("'" if s.moved_defenders & b else " ")
             cell = "D" + LETTER[p] + mark
         else:
             cell = " + " if bd.is_black[t] else " y "
@@ -162,7 +169,7 @@ def render_ansi(s, viewer: int | None = None) -> str:
         grid.put(3 * x + 1, -1, str(x), "centre")
     for y in range(span + 1):
         grid.put(-4, y, str(y), "right")
-    hexes = [_hex_qr(s, h, f) for h in range(H)]
+    hexes = [_hex_qr(s, h, f) for h in range(NUM_HEXES)]
     for r, text in hex_row_labels(hexes).items():
         grid.put(-8, _hex_brick(0, r)[1], text, "right")
     number_lines = {"above": -2, "below": span + 1}
@@ -195,9 +202,9 @@ SIDE = 22.0
 def _legend_keys() -> list[Key]:
     return [
         Key("plain hex", TILE_RGB[0], "hex"),
-        Key("red: centre ring", TILE_RGB[RED], "hex"),
-        Key("green: resources go here", TILE_RGB[GREEN], "hex"),
-        Key("blue: entry (each at its own home edge)", TILE_RGB[BLUE0], "hex"),
+        Key("red: centre ring", TILE_RGB[HexColour.RED], "hex"),
+        Key("green: resources go here", TILE_RGB[HexColour.GREEN], "hex"),
+        Key("blue: entry (each at its own home edge)", TILE_RGB[HexColour.AMETHYST_ENTRY], "hex"),
         Key("black triangle", BLACK_TRI, "box"),
         Key("yellow triangle: no defenders", YELLOW_TRI, "box"),
         Key("Amethyst defender", SEAT_RGB[0], "disc"),
@@ -217,14 +224,14 @@ def _geometry(s, f: int, side: float):
     bd = s.game.board
     geo = bd.geo
     sq3 = math.sqrt(3.0)
-    hex_c = [_hex_px(*_hex_qr(s, h, f), side) for h in range(H)]
+    hex_c = [_hex_px(*_hex_qr(s, h, f), side) for h in range(NUM_HEXES)]
     edge_angle = (-90, -30, 30, 90, 150, -150)  # corner N, NE, SE, S, SW, NW
 
     def pt(a: float, rad: float, cx: float, cy: float):
         return cx + rad * math.cos(math.radians(a)), cy + rad * math.sin(math.radians(a))
 
     tri_poly, tri_centre = {}, {}
-    for h in range(H):
+    for h in range(NUM_HEXES):
         cx, cy = hex_c[h]
         for c in range(6):
             t = int(geo.hex_corner_tri[h, c])
@@ -250,7 +257,7 @@ def _labels(s, f: int, side: float) -> list[tuple[str, float, float, str]]:
     """(text, x, y, anchor) of every coordinate label, board frame."""
     span = s.game.board.geo.width - 1
     sq3 = math.sqrt(3.0)
-    hexes = [_hex_qr(s, h, f) for h in range(H)]
+    hexes = [_hex_qr(s, h, f) for h in range(NUM_HEXES)]
     left = _brick_px(0, 0, side)[0] - side
     top = _hex_px(0, -RADIUS, side)[1] - sq3 * side / 2
     bottom = _hex_px(0, RADIUS, side)[1] + sq3 * side / 2
@@ -282,7 +289,7 @@ def _labels(s, f: int, side: float) -> list[tuple[str, float, float, str]]:
 def _row_leaders(s, f: int, side: float, labels, boxes) -> list[tuple[float, float, float]]:
     """(x0, x1, y) of a dotted leader along each hex row, from its labels in
     the margin to the first thing on the row (a q= label or the first hex)."""
-    hexes = [_hex_qr(s, h, f) for h in range(H)]
+    hexes = [_hex_qr(s, h, f) for h in range(NUM_HEXES)]
     out = []
     for r in hex_row_labels(hexes):
         y = _hex_px(0, r, side)[1]
@@ -338,7 +345,7 @@ def render_rgb(s, viewer: int | None = None, side: float = SIDE) -> np.ndarray:
 
     for t, poly in tri_poly.items():
         cv.polygon([at(p) for p in poly], fill=BLACK_TRI if bd.is_black[t] else YELLOW_TRI, outline=INK)
-    for h in range(H):
+    for h in range(NUM_HEXES):
         cx, cy = at(hex_c[h])
         cv.hexagon(cx, cy, side, fill=TILE_RGB[bd.hex_colour[h]], outline=INK, pointy=False)
     _draw_pieces(cv, s, geo, [at(c) for c in hex_c], {t: at(c) for t, c in tri_centre.items()}, side)
@@ -352,33 +359,35 @@ def render_rgb(s, viewer: int | None = None, side: float = SIDE) -> np.ndarray:
 
 def _draw_pieces(cv: Canvas, s, geo, hex_c, tri_centre, side: float) -> None:
     for p in (0, 1):  # walls: adjacent same-colour defenders
-        own = s.dbits[p]
+        own = s.defender_bits[p]
         for t in geo.bits_to_tris(own):
             for u in geo.tri_neighbors[t]:
                 if u > t and own & geo.bit_tri[u]:
                     cv.line([tri_centre[t], tri_centre[u]], fill=lighten(SEAT_RGB[p], 0.3), width=5)
     for p in (0, 1):
-        for t in geo.bits_to_tris(s.dbits[p]):
+        for t in geo.bits_to_tris(s.defender_bits[p]):
             cx, cy = tri_centre[t]
-            outline = WHITE if s.moved & geo.bit_tri[t] else INK
-            cv.circle(cx, cy, side * 0.32, fill=SEAT_RGB[p], outline=outline, width=2 if t == s.sel else 1)
-            if t == s.sel:
+            outline = WHITE if s.moved_defenders & geo.bit_tri[t] else INK
+            cv.circle(
+                cx, cy, side * 0.32, fill=SEAT_RGB[p], outline=outline, width=2 if t == s.selected else 1
+            )
+            if t == s.selected:
                 cv.circle(cx, cy, side * 0.45, fill=None, outline=WHITE, width=2)
-    for h in range(H):
+    for h in range(NUM_HEXES):
         cx, cy = hex_c[h]
-        if s.att[h] >= 0:
-            cv.circle(cx, cy, side * 0.55, fill=SEAT_RGB[s.att[h]], outline=INK, width=2)
+        if s.attacker_at[h] >= 0:
+            cv.circle(cx, cy, side * 0.55, fill=SEAT_RGB[s.attacker_at[h]], outline=INK, width=2)
             cv.text(cx, cy, "A", fill=WHITE, anchor="mm", size=LABEL_SIZE)
-        elif s.res[h] >= 0:
-            fill = NEUTRAL_RES if s.res[h] == 2 else SEAT_RGB[s.res[h]]
+        elif s.resource_at[h] >= 0:
+            fill = NEUTRAL_RES if s.resource_at[h] == 2 else SEAT_RGB[s.resource_at[h]]
             r = side * 0.55
             cv.polygon(
                 [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=fill, outline=INK, width=2
             )
-            for k in range(s.under[h]):  # prisoners: small discs of the other colour
+            for k in range(s.prisoners_under[h]):  # prisoners: small discs of the other colour
                 cv.circle(
                     cx - side * 0.3 + k * side * 0.6,
                     cy + side * 0.75,
                     side * 0.18,
-                    fill=SEAT_RGB[1 - s.res[h]],
+                    fill=SEAT_RGB[1 - s.resource_at[h]],
                 )

@@ -2,6 +2,8 @@
 
 Internally everything is in the absolute frame (Amethyst's). Actions come in
 and masks go out in the acting seat's frame; ``Board.rot_action`` converts.
+Each action kind (``actions.py``) names the methods here that give its legal
+targets and play it; the mask and ``apply`` dispatch through those records.
 
 Defenders are kept as two Python-int bitboards over the brick grid, so the
 flood fill of a defender's move (up to 7 steps through empty black
@@ -16,34 +18,43 @@ straight in the acting seat's frame through per-frame action tables.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
-from meeplezoo.envs.amethyst_amber import board as B
 from meeplezoo.envs.amethyst_amber import heuristic
-from meeplezoo.envs.amethyst_amber.board import (
-    A_DEST,
-    A_END,
-    A_PASS,
-    A_PLACE_ATT,
-    A_PLACE_DEF,
-    A_PLACE_RES,
-    A_SELECT,
-    A_STEP,
+from meeplezoo.envs.amethyst_amber.actions import (
+    CHOOSE_DESTINATION,
+    CONTINUE,
+    KIND_BY_NAME,
+    KIND_OF_ACTION,
+    KINDS,
     NUM_ACTIONS,
-    H,
-    T,
+    NUM_DIRECTIONS,
+    NUM_HEXES,
+    NUM_TRIANGLES,
+    PLACEMENT_TURN,
+    SUBSTEP_NAMES,
+    TARGET_OF_ACTION,
+    TURN_START,
+    ActionBlock,
+    ActionKind,
+    Phase,
+    Substep,
+    Target,
+    offered,
 )
-from meeplezoo.envs.core.state import Game, GameInfo, State, clone_rng, make_rng
+from meeplezoo.envs.amethyst_amber.board import FrameTables, board
+from meeplezoo.envs.core.fields import Field, generator_field
+from meeplezoo.envs.core.options import choice, flag, integer
+from meeplezoo.envs.core.state import Game, GameInfo, State, make_rng
 from meeplezoo.envs.core.trihex import DIRECTION_NAMES
+from meeplezoo.envs.core.turns import next_seat
 
-PLACEMENT, MAIN = 0, 1
+PLACEMENT, MAIN = Phase.PLACEMENT, Phase.MAIN
 STEP_MEMO_SIZE = 1 << 16  # attacker-step neighbourhoods kept per frame
-TURN_START, CHOOSE_DEST, CONTINUE = 0, 1, 2
-PHASES = ("placement", "main")
-SUBSTEPS = ("turn_start", "choose_dest", "continue")
-NEUTRAL = 2  # res[h] code of a neutral resource (0 / 1 = owner seat, -1 = none)
+NEUTRAL = 2  # resource_at[h] of a neutral resource (0 / 1 = owner seat, -1 = none)
+PASS_ACTION = ActionBlock.PASS
 
 
 class AmethystAmberGame(Game):
@@ -58,21 +69,29 @@ class AmethystAmberGame(Game):
         zero_sum=True,
         rules_page="seeds/amethyst_amber.md",
     )
-    defaults: ClassVar[dict[str, Any]] = {
-        "num_players": 2,
-        "max_main_turns": 300,
-        "win_resources": 5,
-        "defenders_per_player": 8,
-        "attackers_per_player": 5,
-        "defender_range": 7,
-        "max_defenders_per_turn": 3,
-        "group_limit": 3,
-        "group_limit_scope": "own",
-        "resource_capacity": 2,
-        "green_scope": "any",
-        "truncation_result": "draw",
-        "main_first": "amber",
-        "relative_frame": True,
+    options: ClassVar[dict] = {
+        "num_players": integer(2, 2, 2, "seats at the table: always Amethyst and Amber"),
+        "max_main_turns": integer(
+            300, 1, 100_000, "main turns before the game is cut short (placement turns not counted)"
+        ),
+        "win_resources": integer(5, 1, 6, "placed resources needed at the start of one's own turn to win"),
+        "defenders_per_player": integer(8, 0, 12, "defenders each seat places before the main phase"),
+        "attackers_per_player": integer(5, 1, 10, "attackers each seat starts with in reserve"),
+        "defender_range": integer(7, 1, 30, "most steps of one defender move through empty black triangles"),
+        "max_defenders_per_turn": integer(3, 1, 12, "most defenders one seat moves in one turn"),
+        "group_limit": integer(3, 1, 16, "largest allowed group of touching defenders"),
+        "group_limit_scope": choice(
+            "own", ("own", "all"), "`all`: touching defenders of both colours form one group"
+        ),
+        "resource_capacity": integer(2, 1, 10, "prisoners one resource can hold"),
+        "green_scope": choice(
+            "any", ("any", "own_half"), "`own_half`: resources go only on the six greens of the placer's half"
+        ),
+        "truncation_result": choice(
+            "draw", ("draw", "resources"), "`resources`: a cut-short game goes to whoever has more placed"
+        ),
+        "main_first": choice("amber", ("amber", "amethyst"), "who takes the first main turn"),
+        "relative_frame": flag(True, "Amber's observations and actions use the board turned 180 degrees"),
     }
     test_configs: ClassVar[list[dict]] = [
         {"group_limit_scope": "all", "green_scope": "own_half", "truncation_result": "resources"},
@@ -81,45 +100,30 @@ class AmethystAmberGame(Game):
     ]
 
     def validate(self) -> None:
-        c = self.config
-
-        def int_key(key: str, lo: int, hi: int) -> int:
-            v = c[key]
-            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or not lo <= v <= hi:
-                raise ValueError(f"{self.info.name}: {key} must be an integer from {lo} to {hi}, got {v!r}")
-            return int(v)
-
-        def choice_key(key: str, allowed: tuple) -> Any:
-            v = c[key]
-            if not isinstance(v, str) or v not in allowed:
-                raise ValueError(f"{self.info.name}: {key} must be one of {list(allowed)}, got {v!r}")
-            return v
-
-        self.max_main_turns = int_key("max_main_turns", 1, 100000)
-        self.win_resources = int_key("win_resources", 1, 6)
-        self.defenders_per_player = int_key("defenders_per_player", 0, 12)
-        self.attackers_per_player = int_key("attackers_per_player", 1, 10)
-        self.defender_range = int_key("defender_range", 1, 30)
-        self.max_defenders_per_turn = int_key("max_defenders_per_turn", 1, 12)
-        self.group_limit = int_key("group_limit", 1, 16)
-        self.group_all = choice_key("group_limit_scope", ("own", "all")) == "all"
-        self.resource_capacity = int_key("resource_capacity", 1, 10)
-        self.green_own_half = choice_key("green_scope", ("any", "own_half")) == "own_half"
-        self.truncation_by_resources = choice_key("truncation_result", ("draw", "resources")) == "resources"
-        self.main_first = 1 if choice_key("main_first", ("amber", "amethyst")) == "amber" else 0
-        rf = c["relative_frame"]
-        if not isinstance(rf, (bool, np.bool_)):
-            raise ValueError(f"{self.info.name}: relative_frame must be one of [True, False], got {rf!r}")
-        self.relative_frame = bool(rf)
-        self.board = B.board()
+        config = self.config
+        for key in (
+            "max_main_turns", "win_resources", "defenders_per_player", "attackers_per_player",
+            "defender_range", "max_defenders_per_turn", "group_limit", "resource_capacity", "relative_frame",
+        ):  # fmt: skip
+            setattr(self, key, config[key])
+        self.group_both_colours = config["group_limit_scope"] == "all"
+        self.green_own_half = config["green_scope"] == "own_half"
+        self.truncation_by_resources = config["truncation_result"] == "resources"
+        self.main_first = 1 if config["main_first"] == "amber" else 0
+        self.board = board()
         self.num_actions = NUM_ACTIONS
         self.reward_range = (-1.0, 1.0)
         self.max_turns = self.max_main_turns
         bd = self.board
-        self.green_for = (bd.green_half[0], bd.green_half[1]) if self.green_own_half else (bd.green, bd.green)
-        self.frame_tables = (B.FrameTables(bd, 0, self.green_for), B.FrameTables(bd, 1, self.green_for))
-        self.step_memo: tuple[dict, dict] = ({}, {})  # see AmethystAmberState._fill_mask
-        self.heuristic_dist = bd.geo.hexes.distance.tolist()  # for evaluate()
+        self.resource_greens = (
+            (bd.green_half[0], bd.green_half[1]) if self.green_own_half else (bd.green, bd.green)
+        )
+        self.frame_tables = (
+            FrameTables(bd, 0, self.resource_greens),
+            FrameTables(bd, 1, self.resource_greens),
+        )
+        self.step_memo: tuple[dict, dict] = ({}, {})  # see AmethystAmberState._legal_steps
+        self.hex_distance = bd.geo.hexes.distance.tolist()  # for evaluate()
 
     def __getstate__(self) -> dict:
         # the attacker-step memo is a cache: pickles and copies start empty
@@ -130,14 +134,14 @@ class AmethystAmberGame(Game):
     def new_initial_state(self, seed: int | None = None) -> AmethystAmberState:
         s = AmethystAmberState(self, make_rng(seed))
         for h in self.board.red:
-            s.res[h] = NEUTRAL
-        s.rhex = list(self.board.red)
-        s.rbits[NEUTRAL] = sum(self.board.geo.bit_hex[h] for h in self.board.red)
+            s.resource_at[h] = NEUTRAL
+        s.resource_hexes = list(self.board.red)
+        s.resource_bits[NEUTRAL] = sum(self.board.geo.bit_hex[h] for h in self.board.red)
         s.unplaced = [self.defenders_per_player, self.defenders_per_player]
         s.reserve = [self.attackers_per_player, self.attackers_per_player]
         if self.defenders_per_player == 0:
             s.phase = MAIN
-            s.cur = self.main_first
+            s.acting_seat = self.main_first
             s._start_turn()
         return s
 
@@ -148,29 +152,62 @@ class AmethystAmberGame(Game):
 
 
 class AmethystAmberState(State):
-    """One position. ``dbits[p]`` are seat p's defenders (bitboards); hex
-    lists ``att`` (attacker owner or -1), ``res`` (-1, NEUTRAL or owner) and
-    ``under`` (attackers held under a placed resource)."""
+    """One position. ``defender_bits[p]`` are seat p's defenders (bitboards);
+    per hex, ``attacker_at`` (owner or -1), ``resource_at`` (-1, NEUTRAL or
+    owner) and ``prisoners_under`` (attackers held under a placed resource).
+    ``attacker_bits`` / ``resource_bits`` hold the same pieces as brick-grid
+    bitboards (``resource_bits`` by resource_at code)."""
+
+    # The position dict is written by serial.py (pieces as lists, absolute
+    # coordinates); these declarations give the compiled clone().
+    fields = (
+        generator_field(),
+        Field("phase"),
+        Field("acting_seat"),
+        Field("substep"),
+        Field("selected"),  # the selected defender's triangle, or -1
+        Field("moved_defenders"),  # bitboard: where this turn's moved defenders now stand
+        Field("moves_this_turn"),
+        Field("defender_bits", "list"),
+        Field("attacker_at", "list"),
+        Field("attacker_hexes", "lists"),
+        Field("resource_at", "list"),
+        Field("prisoners_under", "list"),
+        Field("resource_hexes", "list"),  # hexes holding a resource token
+        Field("attacker_bits", "list"),
+        Field("resource_bits", "list"),
+        Field("reserve", "list"),  # attackers in reserve
+        Field("unplaced", "list"),  # defenders still to place
+        Field("hand", "list"),  # captured resources still to place
+        Field("placed", "list"),  # placed resources of each colour
+        Field("main_turns"),
+        Field("winner"),
+        Field("_terminal"),
+        Field("_truncated"),
+        Field("_mask"),  # read-only once built: shared by clones
+        Field("_destinations"),  # bitboard of the selected defender's destinations
+        # per seat: (defender_bits[0], defender_bits[1], movable defenders)
+        # or None; replaced, never mutated, so clones share it
+        Field("_movable_cache"),
+    )
 
     def __init__(self, game: AmethystAmberGame, rng: np.random.Generator) -> None:
         self.game = game
         self.rng = rng
         self.phase = PLACEMENT
-        self.cur = 0
-        self.sub = TURN_START
-        self.sel = -1  # selected defender's triangle
-        self.moved = 0  # bitboard: where this turn's moved defenders now stand
-        self.n_moved = 0
-        self.dbits = [0, 0]
-        self.att = [-1] * H
-        self.apos: list[list[int]] = [[], []]
-        self.res = [-1] * H
-        self.under = [0] * H
-        self.rhex: list[int] = []  # hexes holding a resource token
-        # the same pieces as brick-grid bitboards (for the observation):
-        # abits[p] = seat p's attackers, rbits[code] = resources by res code
-        self.abits = [0, 0]
-        self.rbits = [0, 0, 0]
+        self.acting_seat = 0
+        self.substep = Substep.TURN_START
+        self.selected = -1
+        self.moved_defenders = 0
+        self.moves_this_turn = 0
+        self.defender_bits = [0, 0]
+        self.attacker_at = [-1] * NUM_HEXES
+        self.attacker_hexes: list[list[int]] = [[], []]
+        self.resource_at = [-1] * NUM_HEXES
+        self.prisoners_under = [0] * NUM_HEXES
+        self.resource_hexes: list[int] = []
+        self.attacker_bits = [0, 0]
+        self.resource_bits = [0, 0, 0]
         self.reserve = [0, 0]
         self.unplaced = [0, 0]
         self.hand = [0, 0]
@@ -180,35 +217,8 @@ class AmethystAmberState(State):
         self._terminal = False
         self._truncated = False
         self._mask: np.ndarray | None = None
-        self._dests = 0  # bitboard of the selected defender's destinations
-        # per seat: (dbits[0], dbits[1], movable defenders) or None; replaced, never mutated
-        self._mv: list = [None, None]
-
-    # --- copies -----------------------------------------------------------------
-    def clone(self) -> AmethystAmberState:
-        s = AmethystAmberState.__new__(AmethystAmberState)
-        s.game = self.game
-        s.rng = clone_rng(self.rng)
-        s.phase, s.cur, s.sub, s.sel = self.phase, self.cur, self.sub, self.sel
-        s.moved, s.n_moved = self.moved, self.n_moved
-        s.dbits = self.dbits[:]
-        s.att = self.att[:]
-        s.apos = [self.apos[0][:], self.apos[1][:]]
-        s.res = self.res[:]
-        s.under = self.under[:]
-        s.rhex = self.rhex[:]
-        s.abits = self.abits[:]
-        s.rbits = self.rbits[:]
-        s.reserve = self.reserve[:]
-        s.unplaced = self.unplaced[:]
-        s.hand = self.hand[:]
-        s.placed = self.placed[:]
-        s.main_turns = self.main_turns
-        s.winner, s._terminal, s._truncated = self.winner, self._terminal, self._truncated
-        s._mask = self._mask
-        s._dests = self._dests
-        s._mv = self._mv
-        return s
+        self._destinations = 0
+        self._movable_cache: list = [None, None]
 
     def to_dict(self) -> dict:
         from meeplezoo.envs.amethyst_amber.serial import state_to_dict
@@ -218,7 +228,7 @@ class AmethystAmberState(State):
     # --- whose move -------------------------------------------------------------
     @property
     def current_player(self) -> int:
-        return -1 if (self._terminal or self._truncated) else self.cur
+        return -1 if (self._terminal or self._truncated) else self.acting_seat
 
     @property
     def terminal(self) -> bool:
@@ -234,9 +244,9 @@ class AmethystAmberState(State):
             out[self.winner] = 1.0
             out[1 - self.winner] = -1.0
         elif self._truncated and self.game.truncation_by_resources:
-            a, b = self.placed
-            if a != b:
-                out[:] = (1.0, -1.0) if a > b else (-1.0, 1.0)
+            amethyst, amber = self.placed
+            if amethyst != amber:
+                out[:] = (1.0, -1.0) if amethyst > amber else (-1.0, 1.0)
         return out
 
     def evaluate(self) -> np.ndarray:
@@ -248,46 +258,49 @@ class AmethystAmberState(State):
         if self._terminal or self._truncated:
             return "over"
         if self.phase == PLACEMENT:
-            return "placement"
-        return SUBSTEPS[self.sub]
+            return PLACEMENT_TURN
+        return SUBSTEP_NAMES[self.substep]
 
     # --- rule helpers -----------------------------------------------------------
-    def _group_pieces(self, p: int) -> int:
-        return (self.dbits[0] | self.dbits[1]) if self.game.group_all else self.dbits[p]
+    def _group_pieces(self, seat: int) -> int:
+        """The defenders that count towards seat's groups."""
+        if self.game.group_both_colours:
+            return self.defender_bits[0] | self.defender_bits[1]
+        return self.defender_bits[seat]
 
-    def _within_limit(self, bits: int, pieces: int, geo) -> int:
+    def _within_limit(self, bits: int, pieces: int) -> int:
         """The triangles of ``bits`` where a defender's group would stay within the limit."""
         ok = 0
         while bits:
             low = bits & -bits
             bits ^= low
-            if self._group_ok(low, pieces, geo):
+            if self._group_ok(low, pieces):
                 ok |= low
         return ok
 
-    def _group_ok(self, u_bit: int, pieces: int, geo) -> bool:
-        """Would a defender on ``u_bit`` form a group within the limit?
+    def _group_ok(self, bit: int, pieces: int) -> bool:
+        """Would a defender on ``bit`` form a group within the limit?
         (a depth-first walk over the neighbour table that stops as soon as
         the group is too big)"""
-        lim = self.game.group_limit
-        nbr = self.game.board.tri_nbr_bits
-        pieces &= ~u_bit
+        limit = self.game.group_limit
+        neighbours = self.game.board.tri_nbr_bits
+        pieces &= ~bit
         size = 1
-        todo = [u_bit]
+        todo = [bit]
         while todo:
-            x = nbr[todo.pop().bit_length() - 1] & pieces
+            x = neighbours[todo.pop().bit_length() - 1] & pieces
             while x:
                 low = x & -x
                 x ^= low
                 pieces ^= low
                 size += 1
-                if size > lim:
+                if size > limit:
                     return False
                 todo.append(low)
         return True
 
-    def _dest_bits(self, p: int, t: int) -> int:
-        """All legal destinations of seat p's defender on triangle t.
+    def _dest_bits(self, seat: int, t: int) -> int:
+        """All legal destinations of seat's defender on triangle t.
 
         The flood fills step sideways with plain shifts: two triangles side
         by side in a brick row always touch, and a shift that wraps to the
@@ -296,36 +309,44 @@ class AmethystAmberState(State):
         needs the ``edge_down`` mask."""
         game = self.game
         geo = game.board.geo
-        dn, w2 = geo.edge_down, 2 * geo.width
-        tb = geo.bit_tri[t]
-        left = free = game.board.black_bits & ~(self.dbits[0] | self.dbits[1])
-        front = tb
+        down, two_rows = geo.edge_down, 2 * geo.width
+        start = geo.bit_tri[t]
+        left = free = game.board.black_bits & ~(self.defender_bits[0] | self.defender_bits[1])
+        front = start
         for _ in range(game.defender_range):
-            front = ((front << 1) | (front >> 1) | ((front & dn) << w2) | ((front >> w2) & dn)) & left
+            front = (
+                (front << 1) | (front >> 1) | ((front & down) << two_rows) | ((front >> two_rows) & down)
+            ) & left
             if not front:
                 break
             left ^= front
         reach = free ^ left
         if not reach:
             return 0
-        pieces = self._group_pieces(p) & ~tb
-        danger = reach & ((pieces << 1) | (pieces >> 1) | ((pieces & dn) << w2) | ((pieces >> w2) & dn))
-        return (reach ^ danger) | self._within_limit(danger, pieces, geo)
+        pieces = self._group_pieces(seat) & ~start
+        danger = reach & (
+            (pieces << 1) | (pieces >> 1) | ((pieces & down) << two_rows) | ((pieces >> two_rows) & down)
+        )
+        return (reach ^ danger) | self._within_limit(danger, pieces)
 
-    def _has_dest(self, p: int, t: int) -> bool:
-        """Whether seat p's defender on t has any legal destination: the
+    def _has_dest(self, seat: int, t: int) -> bool:
+        """Whether seat's defender on t has any legal destination: the
         flood fill stops at the first reached triangle that touches no other
         defender of the group-counting kind (always a legal stop)."""
         game = self.game
         geo = game.board.geo
-        dn, w2 = geo.edge_down, 2 * geo.width
-        tb = geo.bit_tri[t]
-        left = free = game.board.black_bits & ~(self.dbits[0] | self.dbits[1])
-        pieces = self._group_pieces(p) & ~tb
-        far = free & ~((pieces << 1) | (pieces >> 1) | ((pieces & dn) << w2) | ((pieces >> w2) & dn))
-        front = tb
+        down, two_rows = geo.edge_down, 2 * geo.width
+        start = geo.bit_tri[t]
+        left = free = game.board.black_bits & ~(self.defender_bits[0] | self.defender_bits[1])
+        pieces = self._group_pieces(seat) & ~start
+        far = free & ~(
+            (pieces << 1) | (pieces >> 1) | ((pieces & down) << two_rows) | ((pieces >> two_rows) & down)
+        )
+        front = start
         for _ in range(game.defender_range):
-            front = ((front << 1) | (front >> 1) | ((front & dn) << w2) | ((front >> w2) & dn)) & left
+            front = (
+                (front << 1) | (front >> 1) | ((front & down) << two_rows) | ((front >> two_rows) & down)
+            ) & left
             if not front:
                 break
             if front & far:
@@ -335,12 +356,12 @@ class AmethystAmberState(State):
         while danger:
             low = danger & -danger
             danger ^= low
-            if self._group_ok(low, pieces, geo):
+            if self._group_ok(low, pieces):
                 return True
         return False
 
-    def _movable(self, p: int) -> int:
-        """Bitboard of seat p's defenders that have a legal destination.
+    def _movable(self, seat: int) -> int:
+        """Bitboard of seat's defenders that have a legal destination.
 
         Only defenders decide this (attackers and resources live on hexes),
         so the answer is kept per seat with the defender layout it was found
@@ -350,187 +371,216 @@ class AmethystAmberState(State):
         group-counting kind) is itself can always step there. Defenders with
         no empty black neighbour cannot move. Only the rest get a flood fill
         of their own, which stops at the first legal stop it meets."""
-        d0, d1 = self.dbits
-        cache = self._mv
-        e = cache[p]
-        if e is not None and e[0] == d0 and e[1] == d1:
-            return e[2]
+        d0, d1 = self.defender_bits
+        cache = self._movable_cache
+        entry = cache[seat]
+        if entry is not None and entry[0] == d0 and entry[1] == d1:
+            return entry[2]
         geo = self.game.board.geo
-        dn, w2 = geo.edge_down, 2 * geo.width  # sideways steps unmasked: see _dest_bits
-        cand = d0 if p == 0 else d1
+        down, two_rows = geo.edge_down, 2 * geo.width  # sideways steps unmasked: see _dest_bits
+        own = d0 if seat == 0 else d1
         free = self.game.board.black_bits & ~(d0 | d1)
-        pieces = (d0 | d1) if self.game.group_all else cand
-        f1 = cand & ((free << 1) | (free >> 1) | ((free & dn) << w2) | ((free >> w2) & dn))
-        if f1:
+        pieces = (d0 | d1) if self.game.group_both_colours else own
+        beside_free = own & (
+            (free << 1) | (free >> 1) | ((free & down) << two_rows) | ((free >> two_rows) & down)
+        )
+        if beside_free:
             # free triangles with exactly one neighbour among the pieces
             a, b = pieces << 1, pieces >> 1
-            c, d = (pieces & dn) << w2, (pieces >> w2) & dn
+            c, d = (pieces & down) << two_rows, (pieces >> two_rows) & down
             two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
             lone = free & (a | b | c | d) & ~two
-            easy = cand & ((lone << 1) | (lone >> 1) | ((lone & dn) << w2) | ((lone >> w2) & dn))
-            hard = f1 & ~easy
-            b2t = geo.brick_to_tri
+            easy = own & (
+                (lone << 1) | (lone >> 1) | ((lone & down) << two_rows) | ((lone >> two_rows) & down)
+            )
+            hard = beside_free & ~easy
+            brick_to_tri = geo.brick_to_tri
             while hard:
                 low = hard & -hard
                 hard ^= low
-                if self._has_dest(p, b2t[low.bit_length() - 1]):
+                if self._has_dest(seat, brick_to_tri[low.bit_length() - 1]):
                     easy |= low
         else:
             easy = 0
-        cache = self._mv = list(cache)
-        cache[p] = (d0, d1, easy)
+        cache = self._movable_cache = list(cache)
+        cache[seat] = (d0, d1, easy)
         return easy
 
-    def _selectable(self, p: int, cand: int) -> list[int]:
-        """DEF_SELECT actions for seat p's defenders in bitboard ``cand``."""
-        x = self._movable(p) & cand
-        b2t = self.game.board.geo.brick_to_tri
-        acts = []
-        while x:
-            low = x & -x
-            acts.append(A_SELECT + b2t[low.bit_length() - 1])
-            x ^= low
-        return acts
-
-    def _has_available(self, p: int) -> bool:
-        cap = self.game.resource_capacity
-        res, under = self.res, self.under
-        for h in self.rhex:
-            if res[h] == p and under[h] < cap:
+    def _has_available(self, seat: int) -> bool:
+        """Whether seat has a placed resource with room for a prisoner."""
+        capacity = self.game.resource_capacity
+        resource_at, under = self.resource_at, self.prisoners_under
+        for h in self.resource_hexes:
+            if resource_at[h] == seat and under[h] < capacity:
                 return True
         return False
 
-    # --- legal moves ------------------------------------------------------------
-    def _fill_mask(self, buf: bytearray) -> None:
-        """Set the bytes of the current seat's legal actions (in its own
-        frame, through the Game's per-frame action tables) in ``buf``."""
-        p = self.cur
-        game = self.game
-        tab = game.frame_tables[1 if p == 1 and game.relative_frame else 0]
-        sel = tab.select
-        if self.sub == CONTINUE:
-            x = self._movable(p) & ~self.moved
-            while x:
-                low = x & -x
-                buf[sel[low.bit_length() - 1]] = 1
-                x ^= low
-            buf[A_END] = 1
-            return
-        # turn start
-        att, res = self.att, self.res
-        if self.hand[p]:
-            found = False
-            for h, a in tab.place_res[p]:
-                if res[h] < 0 and att[h] < 0:
-                    buf[a] = 1
-                    found = True
-            if found:
-                return
+    # --- legal targets, one predicate per action kind (see actions.py) -----------
+    def _placeable_bits(self, seat: int) -> int:
+        """place_defender: free black triangles whose group would stay in the limit."""
+        d0, d1 = self.defender_bits
+        pieces = self._group_pieces(seat)
+        free = self.game.board.black_bits & ~(d0 | d1)
+        danger = free & self.game.board.geo.spread(pieces)
+        return (free ^ danger) | self._within_limit(danger, pieces)
+
+    def _selectable_bits(self, seat: int) -> int:
+        """select: own defenders that have a destination (after a move, only
+        those not yet moved this turn)."""
+        if self.substep == Substep.CONTINUE:
+            return self._movable(seat) & ~self.moved_defenders
+        return self._movable(seat) if self.defender_bits[seat] else 0
+
+    def _destination_bits(self, seat: int) -> int:
+        """dest: where the selected defender may go (found when it was selected)."""
+        return self._destinations
+
+    def _legal_resource_placements(self, buf: bytearray, tab: FrameTables, seat: int) -> bool:
+        """place_resource (forced): a resource in hand goes on a free green."""
+        if not self.hand[seat]:
+            return False
+        attacker_at, resource_at = self.attacker_at, self.resource_at
         found = False
-        if self.reserve[p]:
-            for h, a in tab.place_att[p]:
-                if att[h] < 0 and res[h] < 0:
-                    buf[a] = 1
-                    found = True
-        apos = self.apos[p]
-        if apos:
-            # Which steps an attacker on h may take depends only on h's six
-            # neighbours (own pieces; enemy attackers when no prisoner can be
-            # taken) and the enemy defenders on h's corners (the gates): the
-            # six mask bytes are kept per such neighbourhood in the Game.
-            opp = 1 - p
-            bd = game.board
-            nbits, cbits = bd.neighbor_bits, bd.corner_bits
-            memo = game.step_memo[1 if p == 1 and game.relative_frame else 0]
-            own = self.abits[p] | self.rbits[p]
-            enemy = self.abits[opp]
-            od = self.dbits[opp]
-            avail = None
-            for h in apos:
-                nb = nbits[h]
-                foe = enemy & nb
-                if foe:
-                    if avail is None:
-                        avail = self._has_available(p)
-                    if avail:
-                        foe = 0
-                key = (h, own & nb, foe, od & cbits[h])
-                e = memo.get(key)
-                if e is None:
-                    e = self._step_bytes(tab, h, p)
-                    if len(memo) >= STEP_MEMO_SIZE:
-                        memo.clear()
-                    memo[key] = e
-                lo, pattern = e
-                if pattern:
-                    buf[lo : lo + 6] = pattern
-                    found = True
-        if self.dbits[p]:
-            x = self._movable(p)
-            if x:
+        for h, action in tab.place_res[seat]:
+            if resource_at[h] < 0 and attacker_at[h] < 0:
+                buf[action] = 1
                 found = True
-            while x:
-                low = x & -x
-                buf[sel[low.bit_length() - 1]] = 1
-                x ^= low
-        if not found:
-            buf[A_PASS] = 1
+        return found
 
-    def _step_bytes(self, tab, h: int, p: int) -> tuple[int, bytes]:
-        """(first action, six mask bytes) of the steps seat p's attacker on
-        h may take now, or (first action, b"") when it has none."""
-        opp = 1 - p
-        att, res = self.att, self.res
-        od = self.dbits[opp]
-        lo = tab.step_lo[h]
-        out = bytearray(6)
-        for a, n, gate in tab.steps[h]:
-            if od & gate == gate:
-                continue
-            o = att[n]
-            if o == p or (o == opp and not self._has_available(p)) or (o < 0 and res[n] == p):
-                continue
-            out[a - lo] = 1
-        return lo, bytes(out) if any(out) else b""
+    def _legal_attacker_placements(self, buf: bytearray, tab: FrameTables, seat: int) -> bool:
+        """place_attacker: a reserve attacker enters on a free own blue hex."""
+        if not self.reserve[seat]:
+            return False
+        attacker_at, resource_at = self.attacker_at, self.resource_at
+        found = False
+        for h, action in tab.place_att[seat]:
+            if attacker_at[h] < 0 and resource_at[h] < 0:
+                buf[action] = 1
+                found = True
+        return found
 
-    def _placeable(self) -> int:
-        """Bitboard of the triangles where the current seat may place a
-        defender: free black triangles whose group would stay in the limit."""
-        p = self.cur
+    def _legal_steps(self, buf: bytearray, tab: FrameTables, seat: int) -> bool:
+        """step: an attacker moves or captures one hex over.
+
+        Which steps an attacker on h may take depends only on h's six
+        neighbours (own pieces; enemy attackers when no prisoner can be
+        taken) and the enemy defenders on h's corners (the gates): the six
+        mask bytes are kept per such neighbourhood in the Game."""
+        positions = self.attacker_hexes[seat]
+        if not positions:
+            return False
         game = self.game
-        geo = game.board.geo
-        d0, d1 = self.dbits
-        pieces = self._group_pieces(p)
-        free = game.board.black_bits & ~(d0 | d1)
-        danger = free & geo.spread(pieces)
-        return (free ^ danger) | self._within_limit(danger, pieces, geo)
+        opponent = 1 - seat
+        neighbour_bits, corner_bits = game.board.neighbor_bits, game.board.corner_bits
+        memo = game.step_memo[1 if seat == 1 and game.relative_frame else 0]
+        own = self.attacker_bits[seat] | self.resource_bits[seat]
+        enemy = self.attacker_bits[opponent]
+        enemy_defenders = self.defender_bits[opponent]
+        available = None
+        found = False
+        for h in positions:
+            around = neighbour_bits[h]
+            foe = enemy & around
+            if foe:
+                if available is None:
+                    available = self._has_available(seat)
+                if available:
+                    foe = 0
+                    # with room for a prisoner, enemy attackers are targets like empty hexes
+            key = (h, own & around, foe, enemy_defenders & corner_bits[h])
+            entry = memo.get(key)
+            if entry is None:
+                entry = self._step_bytes(tab, h, seat)
+                if len(memo) >= STEP_MEMO_SIZE:
+                    memo.clear()
+                memo[key] = entry
+            first, pattern = entry
+            if pattern:
+                buf[first : first + NUM_DIRECTIONS] = pattern
+                found = True
+        return found
 
+    def _step_bytes(self, tab: FrameTables, h: int, seat: int) -> tuple[int, bytes]:
+        """(first action, six mask bytes) of the steps seat's attacker on
+        h may take now, or (first action, b"") when it has none."""
+        opponent = 1 - seat
+        attacker_at, resource_at = self.attacker_at, self.resource_at
+        enemy_defenders = self.defender_bits[opponent]
+        first = tab.step_lo[h]
+        out = bytearray(NUM_DIRECTIONS)
+        for action, n, gate in tab.steps[h]:
+            if enemy_defenders & gate == gate:
+                continue  # an enemy wall closes the gate
+            owner = attacker_at[n]
+            if owner == seat or (owner < 0 and resource_at[n] == seat):
+                continue  # never onto own pieces
+            if owner == opponent and not self._has_available(seat):
+                continue  # no room for a prisoner
+            out[action - first] = 1
+        return first, bytes(out) if any(out) else b""
+
+    def _legal_end(self, buf: bytearray, tab: FrameTables, seat: int) -> bool:
+        """end: after a defender move, stopping is always allowed."""
+        buf[ActionBlock.END_DEFENDER_MOVES] = 1
+        return True
+
+    # --- the mask -----------------------------------------------------------------
     def _triangle_mask(self, bits: int, base: int) -> np.ndarray:
         """Mask of the actions ``base + t`` for the triangles in ``bits``
         (unpacked by numpy), or of ``pass`` when there are none."""
         mask = np.zeros(NUM_ACTIONS, dtype=bool)
         if not bits:
-            mask[A_PASS] = True
+            mask[PASS_ACTION] = True
             return mask
         bd = self.game.board
         raw = np.frombuffer(bits.to_bytes(bd.brick_bytes, "big"), dtype=np.uint8)
-        order = bd.tri_unpack[1 if self.cur == 1 and self.game.relative_frame else 0]
-        mask[base : base + T] = np.unpackbits(raw)[order]
+        order = bd.tri_unpack[1 if self.acting_seat == 1 and self.game.relative_frame else 0]
+        mask[base : base + NUM_TRIANGLES] = np.unpackbits(raw)[order]
         return mask
+
+    def _fill_mask(self, buf: bytearray, plan: tuple) -> None:
+        """Set the bytes of the current seat's legal actions in ``buf`` (in
+        its own frame, through the Game's per-frame action tables), kind by
+        kind as ``plan`` offers them; pass when none has a legal action."""
+        seat = self.acting_seat
+        game = self.game
+        tab = game.frame_tables[1 if seat == 1 and game.relative_frame else 0]
+        found = False
+        for legal, forced, block in plan:
+            if block is None:
+                wrote = legal(self, buf, tab, seat)
+            else:
+                x = legal(self, seat)
+                wrote = bool(x)
+                actions = tab.by_brick[block]
+                while x:
+                    low = x & -x
+                    buf[actions[low.bit_length() - 1]] = 1
+                    x ^= low
+            if wrote:
+                if forced:
+                    return
+                found = True
+        if not found:
+            buf[PASS_ACTION] = 1
 
     def legal_action_mask(self) -> np.ndarray:
         mask = self._mask
         if mask is None:
             if self._terminal or self._truncated:
                 mask = np.zeros(NUM_ACTIONS, dtype=bool)
-            elif self.sub == CHOOSE_DEST:
-                mask = self._triangle_mask(self._dests, A_DEST)
-            elif self.phase == PLACEMENT:
-                mask = self._triangle_mask(self._placeable(), A_PLACE_DEF)
             else:
-                buf = bytearray(NUM_ACTIONS)
-                self._fill_mask(buf)
-                mask = np.frombuffer(buf, dtype=bool)
+                substep = self.substep
+                if self.phase == PLACEMENT and substep != Substep.CHOOSE_DESTINATION:
+                    plan = MASK_PLANS[PLACEMENT_TURN]
+                else:
+                    plan = MASK_PLANS[SUBSTEP_NAMES[substep]]
+                if plan[0] == "triangles":
+                    mask = self._triangle_mask(plan[1](self, self.acting_seat), plan[2])
+                else:
+                    buf = bytearray(NUM_ACTIONS)
+                    self._fill_mask(buf, plan[1])
+                    mask = np.frombuffer(buf, dtype=bool)
             mask.flags.writeable = False
             self._mask = mask
         return mask
@@ -538,125 +588,136 @@ class AmethystAmberState(State):
     def legal_actions(self) -> np.ndarray:
         return np.flatnonzero(self.legal_action_mask())
 
-    # --- transitions --------------------------------------------------------------
-    def _apply_action(self, a: int) -> None:
-        p = self.cur
-        if p == 1 and self.game.relative_frame:
-            a = self.game.board.rot_action[a]
+    # --- effects, one per action kind (see actions.py) ----------------------------
+    def _apply_action(self, action: int) -> None:
+        seat = self.acting_seat
+        if seat == 1 and self.game.relative_frame:
+            action = self.game.board.rot_action[action]
         self._mask = None
-        geo = self.game.board.geo
-        if a >= A_STEP:
-            if a == A_END:
-                self._end_turn()
-            elif a == A_PASS:
-                if self.phase == PLACEMENT:
-                    self._after_placement(p)
-                else:
-                    self._end_turn()
-            else:
-                h, d = divmod(a - A_STEP, 6)
-                self._step_attacker(p, h, d)
-                self._end_turn()
-        elif a >= A_PLACE_RES:
-            h = a - A_PLACE_RES
-            self.res[h] = p
-            self.under[h] = 0
-            self.rhex.append(h)
-            self.rbits[p] |= geo.bit_hex[h]
-            self.hand[p] -= 1
-            self.placed[p] += 1
-            self._end_turn()
-        elif a >= A_PLACE_ATT:
-            h = a - A_PLACE_ATT
-            self.att[h] = p
-            self.apos[p].append(h)
-            self.abits[p] |= geo.bit_hex[h]
-            self.reserve[p] -= 1
-            self._end_turn()
-        elif a >= A_DEST:
-            t = a - A_DEST
-            src, dst = geo.bit_tri[self.sel], geo.bit_tri[t]
-            self.dbits[p] = (self.dbits[p] & ~src) | dst
-            self.moved |= dst
-            self.n_moved += 1
-            self.sel = -1
-            self._dests = 0
-            if self.n_moved >= self.game.max_defenders_per_turn:
-                self._end_turn()
-            else:
-                # "move another or stop": when no unmoved defender can move,
-                # stopping is the only answer, so the turn simply ends
-                if self._movable(p) & ~self.moved:
-                    self.sub = CONTINUE
-                else:
-                    self._end_turn()
-        elif a >= A_SELECT:
-            t = a - A_SELECT
-            self.sel = t
-            self._dests = self._dest_bits(p, t)
-            self.sub = CHOOSE_DEST
-        else:
-            self.dbits[p] |= geo.bit_tri[a - A_PLACE_DEF]
-            self.unplaced[p] -= 1
-            self._after_placement(p)
+        EFFECT_OF_ACTION[action](self, seat, TARGET_OF_ACTION[action])
 
-    def _after_placement(self, p: int) -> None:
+    def _place_defender(self, seat: int, t: int) -> None:
+        self.defender_bits[seat] |= self.game.board.geo.bit_tri[t]
+        self.unplaced[seat] -= 1
+        self._after_placement(seat)
+
+    def _select(self, seat: int, t: int) -> None:
+        self.selected = t
+        self._destinations = self._dest_bits(seat, t)
+        self.substep = Substep.CHOOSE_DESTINATION
+
+    def _move_selected(self, seat: int, t: int) -> None:
+        bit_tri = self.game.board.geo.bit_tri
+        source, target = bit_tri[self.selected], bit_tri[t]
+        self.defender_bits[seat] = (self.defender_bits[seat] & ~source) | target
+        self.moved_defenders |= target
+        self.moves_this_turn += 1
+        self.selected = -1
+        self._destinations = 0
+        if self.moves_this_turn >= self.game.max_defenders_per_turn:
+            self._end_turn()
+        elif self._movable(seat) & ~self.moved_defenders:
+            self.substep = Substep.CONTINUE
+        else:
+            # "move another or stop": when no unmoved defender can move,
+            # stopping is the only answer, so the turn simply ends
+            self._end_turn()
+
+    def _place_attacker(self, seat: int, h: int) -> None:
+        self.attacker_at[h] = seat
+        self.attacker_hexes[seat].append(h)
+        self.attacker_bits[seat] |= self.game.board.geo.bit_hex[h]
+        self.reserve[seat] -= 1
+        self._end_turn()
+
+    def _place_resource(self, seat: int, h: int) -> None:
+        self.resource_at[h] = seat
+        self.prisoners_under[h] = 0
+        self.resource_hexes.append(h)
+        self.resource_bits[seat] |= self.game.board.geo.bit_hex[h]
+        self.hand[seat] -= 1
+        self.placed[seat] += 1
+        self._end_turn()
+
+    def _step(self, seat: int, target: tuple[int, int]) -> None:
+        self._step_attacker(seat, *target)
+        self._end_turn()
+
+    def _end_defender_moves(self, seat: int, _target: None) -> None:
+        self._end_turn()
+
+    def _pass(self, seat: int, _target: None) -> None:
+        if self.phase == PLACEMENT:
+            self._after_placement(seat)
+        else:
+            self._end_turn()
+
+    def _after_placement(self, seat: int) -> None:
         if self.unplaced[0] <= 0 and self.unplaced[1] <= 0:
             self.phase = MAIN
-            self.cur = self.game.main_first
+            self.acting_seat = self.game.main_first
             self._start_turn()
-        elif self.unplaced[1 - p] > 0:
-            self.cur = 1 - p
+        elif self.unplaced[1 - seat] > 0:
+            self.acting_seat = next_seat(seat, 2)
 
-    def _step_attacker(self, p: int, h: int, d: int) -> None:
+    def _step_attacker(self, seat: int, h: int, direction: int) -> None:
         geo = self.game.board.geo
-        n = int(geo.hexes.neighbors[h, d])
-        bn = geo.bit_hex[n]
-        att, res = self.att, self.res
-        opp = 1 - p
-        if att[n] == opp:
-            # the prisoner goes under p's nearest available resource
-            cap = self.game.resource_capacity
-            under = self.under
-            for r in self.game.board.nearest_order[p][n]:
-                if res[r] == p and under[r] < cap:
-                    under[r] += 1
-                    break
-            self.apos[opp].remove(n)
-            self.abits[opp] ^= bn
-        elif res[n] >= 0:
-            if res[n] == opp:
-                self.reserve[p] += self.under[n]
-                self.placed[opp] -= 1
-            self.under[n] = 0
-            self.rbits[res[n]] ^= bn
-            res[n] = -1
-            self.rhex.remove(n)
-            self.hand[p] += 1
-        att[h] = -1
-        att[n] = p
-        self.abits[p] ^= geo.bit_hex[h] | bn
-        ap = self.apos[p]
-        ap[ap.index(h)] = n
+        n = int(geo.hexes.neighbors[h, direction])
+        bit = geo.bit_hex[n]
+        attacker_at, resource_at = self.attacker_at, self.resource_at
+        opponent = 1 - seat
+        if attacker_at[n] == opponent:
+            self._take_prisoner(seat, n, bit)
+        elif resource_at[n] >= 0:
+            self._take_resource(seat, n, bit)
+        attacker_at[h] = -1
+        attacker_at[n] = seat
+        self.attacker_bits[seat] ^= geo.bit_hex[h] | bit
+        positions = self.attacker_hexes[seat]
+        positions[positions.index(h)] = n
+
+    def _take_prisoner(self, seat: int, n: int, bit: int) -> None:
+        """The enemy attacker on n goes under seat's nearest available resource."""
+        capacity = self.game.resource_capacity
+        resource_at, under = self.resource_at, self.prisoners_under
+        for r in self.game.board.nearest_order[seat][n]:
+            if resource_at[r] == seat and under[r] < capacity:
+                under[r] += 1
+                break
+        opponent = 1 - seat
+        self.attacker_hexes[opponent].remove(n)
+        self.attacker_bits[opponent] ^= bit
+
+    def _take_resource(self, seat: int, n: int, bit: int) -> None:
+        """The resource on n goes to seat's hand; an enemy one frees seat's prisoners under it."""
+        resource_at = self.resource_at
+        if resource_at[n] == 1 - seat:
+            self.reserve[seat] += self.prisoners_under[n]
+            self.placed[1 - seat] -= 1
+        self.prisoners_under[n] = 0
+        self.resource_bits[resource_at[n]] ^= bit
+        resource_at[n] = -1
+        self.resource_hexes.remove(n)
+        self.hand[seat] += 1
 
     def _end_turn(self) -> None:
         if self.phase == MAIN:
             self.main_turns += 1
-        self.cur = 1 - self.cur
-        self.sub = TURN_START
-        self.sel = -1
-        self.moved = 0
-        self.n_moved = 0
-        self._dests = 0
+        self.acting_seat = next_seat(self.acting_seat, 2)
+        self.substep = Substep.TURN_START
+        self.selected = -1
+        self.moved_defenders = 0
+        self.moves_this_turn = 0
+        self._destinations = 0
         self._start_turn()
 
     def _start_turn(self) -> None:
         """Win check, then the turn limit, at the start of a main turn."""
-        if self.phase != MAIN or self.sub != TURN_START:
+        if self.phase != MAIN or self.substep != Substep.TURN_START:
             return
-        if self.placed[self.cur] >= self.game.win_resources:
+        if self.placed[self.acting_seat] >= self.game.win_resources:
             self._terminal = True
-            self.winner = self.cur
+            self.winner = self.acting_seat
         elif self.main_turns >= self.game.max_main_turns:
             self._truncated = True
 
@@ -665,69 +726,52 @@ class AmethystAmberState(State):
         """1 when seat's view is the board turned 180 degrees."""
         return 1 if seat == 1 and self.game.relative_frame else 0
 
-    def encode(self, kind: str, *args: Any, seat: int | None = None) -> int:
+    def encode(self, kind: str, *args, seat: int | None = None) -> int:
         """Action index, in ``seat``'s frame (default: the seat to act), from
         a kind and ABSOLUTE coordinates: ``place_defender (X, Y)``,
         ``select (X, Y)``, ``dest (X, Y)``, ``place_attacker (q, r)``,
         ``place_resource (q, r)``, ``step (q, r) d`` (d an index or a name
         such as "NE"), ``end``, ``pass``."""
-        bd = self.game.board
-        geo = bd.geo
-        seat = self.cur if seat is None else seat
-
-        def xy(c):
-            return geo.tri_index[(int(c[0]), int(c[1]))]
-
-        def qr(c):
-            return geo.hexes.index[(int(c[0]), int(c[1]))]
-
-        if kind == "place_defender":
-            a = A_PLACE_DEF + xy(args[0])
-        elif kind == "select":
-            a = A_SELECT + xy(args[0])
-        elif kind == "dest":
-            a = A_DEST + xy(args[0])
-        elif kind == "place_attacker":
-            a = A_PLACE_ATT + qr(args[0])
-        elif kind == "place_resource":
-            a = A_PLACE_RES + qr(args[0])
-        elif kind == "step":
-            d = args[1]
-            if isinstance(d, str):
-                d = DIRECTION_NAMES.index(d.upper())
-            a = A_STEP + 6 * qr(args[0]) + int(d)
-        elif kind == "end":
-            a = A_END
-        elif kind == "pass":
-            a = A_PASS
-        else:
+        record = KIND_BY_NAME.get(kind)
+        if record is None:
             raise ValueError(f"amethyst_amber_v0: unknown action kind {kind!r}")
-        return bd.rot_action[a] if self.frame_of(seat) else a
+        action = record.block + self._target_offset(record, args)
+        seat = self.acting_seat if seat is None else seat
+        return self.game.board.rot_action[action] if self.frame_of(seat) else action
+
+    def _target_offset(self, record: ActionKind, args: tuple) -> int:
+        """The place of the target named by ``args`` in the kind's block."""
+        geo = self.game.board.geo
+        if record.target is Target.NONE:
+            return 0
+        coords = (int(args[0][0]), int(args[0][1]))
+        if record.target is Target.TRIANGLE:
+            return geo.tri_index[coords]
+        h = geo.hexes.index[coords]
+        if record.target is Target.HEX:
+            return h
+        direction = args[1]
+        if isinstance(direction, str):
+            direction = DIRECTION_NAMES.index(direction.upper())
+        return NUM_DIRECTIONS * h + int(direction)
 
     def decode(self, action: int, seat: int | None = None) -> tuple:
         """Inverse of :meth:`encode`: (kind, *absolute coordinates)."""
         bd = self.game.board
-        geo = bd.geo
-        seat = self.cur if seat is None else seat
+        seat = self.acting_seat if seat is None else seat
         a = int(action)
         if not 0 <= a < NUM_ACTIONS:
             raise ValueError(f"amethyst_amber_v0: action {action!r} is outside 0..{NUM_ACTIONS - 1}")
         if self.frame_of(seat):
             a = bd.rot_action[a]
-        if a < A_SELECT:
-            return ("place_defender", geo.tri_xy[a])
-        if a < A_DEST:
-            return ("select", geo.tri_xy[a - A_SELECT])
-        if a < A_PLACE_ATT:
-            return ("dest", geo.tri_xy[a - A_DEST])
-        if a < A_PLACE_RES:
-            return ("place_attacker", bd.hex_qr[a - A_PLACE_ATT])
-        if a < A_STEP:
-            return ("place_resource", bd.hex_qr[a - A_PLACE_RES])
-        if a < A_END:
-            h, d = divmod(a - A_STEP, 6)
-            return ("step", bd.hex_qr[h], d)
-        return ("end",) if a == A_END else ("pass",)
+        kind, target = KIND_OF_ACTION[a], TARGET_OF_ACTION[a]
+        if kind.target is Target.TRIANGLE:
+            return (kind.name, bd.geo.tri_xy[target])
+        if kind.target is Target.HEX:
+            return (kind.name, bd.hex_qr[target])
+        if kind.target is Target.HEX_STEP:
+            return (kind.name, bd.hex_qr[target[0]], target[1])
+        return (kind.name,)
 
     def action_to_string(self, action: int) -> str:
         a = int(action)
@@ -754,4 +798,44 @@ class AmethystAmberState(State):
         return render_rgb(self, viewer)
 
 
-__all__ = ["AmethystAmberGame", "AmethystAmberState", "NEUTRAL", "PLACEMENT", "MAIN", "T", "H"]
+# Each action index's effect: the State method its kind names.
+EFFECT_OF_ACTION = tuple(getattr(AmethystAmberState, kind.effect) for kind in KIND_OF_ACTION)
+
+
+def _mask_plan(situation: str) -> tuple:
+    """How the mask of ``situation`` is built from the kinds it offers: one
+    triangle kind alone is unpacked by numpy; otherwise each kind writes its
+    bytes (``(legal, forced, triangle block or None)`` per kind)."""
+    kinds = offered(situation)
+    if len(kinds) == 1 and kinds[0].target is Target.TRIANGLE:
+        return ("triangles", getattr(AmethystAmberState, kinds[0].legal), kinds[0].block)
+    steps = tuple(
+        (
+            getattr(AmethystAmberState, kind.legal),
+            kind.forced,
+            int(kind.block) if kind.target is Target.TRIANGLE else None,
+        )
+        for kind in kinds
+    )
+    return ("bytes", steps)
+
+
+MASK_PLANS = {
+    situation: _mask_plan(situation)
+    for situation in (PLACEMENT_TURN, TURN_START, CHOOSE_DESTINATION, CONTINUE)
+}
+if any(kind.legal and not hasattr(AmethystAmberState, kind.legal) for kind in KINDS):
+    raise RuntimeError("amethyst_amber: an action kind names a predicate the state lacks")
+
+__all__ = [
+    "AmethystAmberGame",
+    "AmethystAmberState",
+    "NEUTRAL",
+    "PLACEMENT",
+    "MAIN",
+    "NUM_TRIANGLES",
+    "NUM_HEXES",
+    "ActionBlock",
+    "Phase",
+    "Substep",
+]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from meeplezoo.envs.amethyst_amber.board import A_END, A_STEP
+from meeplezoo.envs.amethyst_amber.actions import ActionBlock
 from meeplezoo.envs.amethyst_amber.observe import encode_reference
 from tests.amethyst_amber.helpers import game
 
@@ -17,28 +17,30 @@ FAST_GAMES = 120
 def check_invariants(s) -> None:
     g = s.game
     geo = g.board.geo
-    assert s.dbits[0] & s.dbits[1] == 0
+    assert s.defender_bits[0] & s.defender_bits[1] == 0
     held = [0, 0]
-    for h in s.rhex:
-        if s.res[h] in (0, 1):
-            held[1 - s.res[h]] += s.under[h]
-            assert 0 <= s.under[h] <= g.resource_capacity
+    for h in s.resource_hexes:
+        if s.resource_at[h] in (0, 1):
+            held[1 - s.resource_at[h]] += s.prisoners_under[h]
+            assert 0 <= s.prisoners_under[h] <= g.resource_capacity
             assert h in g.board.green
-        assert s.att[h] < 0
+        assert s.attacker_at[h] < 0
     for p in (0, 1):
-        assert s.dbits[p].bit_count() + s.unplaced[p] == g.defenders_per_player
-        assert s.dbits[p] & ~g.board.black_bits == 0
-        assert len(s.apos[p]) + s.reserve[p] + held[p] == g.attackers_per_player
-        assert sorted(s.apos[p]) == [h for h in range(61) if s.att[h] == p]
-        pieces = (s.dbits[0] | s.dbits[1]) if g.group_all else s.dbits[p]
-        for t in geo.bits_to_tris(s.dbits[p]):
+        assert s.defender_bits[p].bit_count() + s.unplaced[p] == g.defenders_per_player
+        assert s.defender_bits[p] & ~g.board.black_bits == 0
+        assert len(s.attacker_hexes[p]) + s.reserve[p] + held[p] == g.attackers_per_player
+        assert sorted(s.attacker_hexes[p]) == [h for h in range(61) if s.attacker_at[h] == p]
+        pieces = (s.defender_bits[0] | s.defender_bits[1]) if g.group_both_colours else s.defender_bits[p]
+        for t in geo.bits_to_tris(s.defender_bits[p]):
             assert geo.component(geo.bit_tri[t], pieces).bit_count() <= g.group_limit
-    assert len(s.rhex) + s.hand[0] + s.hand[1] == 6
-    assert s.placed == [sum(1 for h in s.rhex if s.res[h] == p) for p in (0, 1)]
+    assert len(s.resource_hexes) + s.hand[0] + s.hand[1] == 6
+    assert s.placed == [sum(1 for h in s.resource_hexes if s.resource_at[h] == p) for p in (0, 1)]
     # the bitboard copies of attackers and resources match the hex lists
     bh = geo.bit_hex
-    assert s.abits == [sum(bh[h] for h in s.apos[p]) for p in (0, 1)]
-    assert s.rbits == [sum(bh[h] for h in s.rhex if s.res[h] == c) for c in (0, 1, 2)]
+    assert s.attacker_bits == [sum(bh[h] for h in s.attacker_hexes[p]) for p in (0, 1)]
+    assert s.resource_bits == [
+        sum(bh[h] for h in s.resource_hexes if s.resource_at[h] == c) for c in (0, 1, 2)
+    ]
 
 
 def play(g, seed: int, check_every: int = 1) -> int:
@@ -51,12 +53,12 @@ def play(g, seed: int, check_every: int = 1) -> int:
         legal = np.flatnonzero(mask)
         assert legal.size > 0
         a = int(legal[rng.integers(legal.size)])
-        absolute = rot[a] if s.frame_of(s.cur) else a
-        if A_STEP <= absolute < A_END:
-            h, d = divmod(absolute - A_STEP, 6)
+        absolute = rot[a] if s.frame_of(s.acting_seat) else a
+        if ActionBlock.STEP <= absolute < ActionBlock.END_DEFENDER_MOVES:
+            h, d = divmod(absolute - ActionBlock.STEP, 6)
             gate = g.board.steps[h]
             bits = next(b for dd, n, b in gate if dd == d)
-            assert s.dbits[1 - s.cur] & bits != bits, "attacker crossed an enemy wall"
+            assert s.defender_bits[1 - s.acting_seat] & bits != bits, "attacker crossed an enemy wall"
         s.apply(a)
         steps += 1
         if steps % check_every == 0:
@@ -138,6 +140,6 @@ def test_observation_matches_reference_encoder(config):
                 obs = s.observation(p)
                 assert obs.dtype == np.int8 and obs.shape == g.observation_shape
                 assert np.array_equal(obs, encode_reference(s, p))
-            prisoners += any(s.under)
+            prisoners += any(s.prisoners_under)
             s.apply(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
     assert prisoners > 0

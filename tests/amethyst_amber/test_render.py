@@ -57,7 +57,7 @@ def test_every_move_names_the_cell_its_player_sees_under_the_labels(cfg):
     kinds = set()
     for seed in range(2):
         for st, names in _decisions(cfg, seed):
-            seat = st.cur
+            seat = st.acting_seat
             lines = st.render_ansi(seat).splitlines()
             for name in names:
                 m = re.fullmatch(
@@ -69,7 +69,7 @@ def test_every_move_names_the_cell_its_player_sees_under_the_labels(cfg):
                 kind, a, b = m.group(1), int(m.group(2)), int(m.group(3))
                 x, y = (a, b) if kind in ("place defender", "move to", "select") else _hex_brick(a, b)
                 drawn = _cell_text(lines, x, y)
-                assert drawn in _expected(kind, seat), f"{st.cur} {name}: drawn as {drawn!r}"
+                assert drawn in _expected(kind, seat), f"{st.acting_seat} {name}: drawn as {drawn!r}"
                 kinds.add((kind, seat))
     assert {k for k, _ in kinds} >= {"place defender", "select", "move to", "place attacker", "step"}
     assert {s for _, s in kinds} == {0, 1}

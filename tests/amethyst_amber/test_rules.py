@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from meeplezoo.envs.amethyst_amber.rules import NEUTRAL
+from meeplezoo.envs.amethyst_amber.rules import NEUTRAL, Phase
 from tests.amethyst_amber.helpers import (
     AB,
     AM,
@@ -30,9 +30,9 @@ def hx(s, qr):
 def test_setup_resources_on_red():
     s = game().new_initial_state(3)
     bd = s.game.board
-    assert sorted(s.rhex) == bd.red and all(s.res[h] == NEUTRAL for h in bd.red)
+    assert sorted(s.resource_hexes) == bd.red and all(s.resource_at[h] == NEUTRAL for h in bd.red)
     assert s.reserve == [5, 5] and s.unplaced == [8, 8] and s.hand == [0, 0]
-    assert s.dbits == [0, 0] and s.apos == [[], []]
+    assert s.defender_bits == [0, 0] and s.attacker_hexes == [[], []]
 
 
 # one action per turn: placing an attacker ends the turn
@@ -133,7 +133,7 @@ def test_attacker_on_board_edge_has_fewer_steps():
 def test_enemy_resource_capture_without_own_resources():
     s = position(attackers=[((0, 2), AM)], resources=[((1, 2), AB, 0)])
     do(s, "step", (0, 2), "E")
-    assert s.hand[AM] == 1 and s.placed[AB] == 0 and s.res[hx(s, (1, 2))] == -1
+    assert s.hand[AM] == 1 and s.placed[AB] == 0 and s.resource_at[hx(s, (1, 2))] == -1
 
 
 def test_captured_attacker_leaves_play():
@@ -141,7 +141,7 @@ def test_captured_attacker_leaves_play():
         attackers=[((-3, 1), AM), ((-2, 1), AB)], resources=[((0, 3), AM, 0)], reserve_attackers=[4, 4]
     )
     do(s, "step", (-3, 1), "E")
-    assert s.apos[AB] == [] and s.reserve[AB] == 4
+    assert s.attacker_hexes[AB] == [] and s.reserve[AB] == 4
 
 
 def test_wall_blocks_capture_of_resource_and_moves():
@@ -184,14 +184,14 @@ def test_green_scope_own_half():
 def test_placed_resource_shows_owner_and_counts():
     s = position(hand=[0, 1], current=AB)
     do(s, "place_resource", (3, -2))
-    assert s.res[hx(s, (3, -2))] == AB and s.placed == [0, 1]
+    assert s.resource_at[hx(s, (3, -2))] == AB and s.placed == [0, 1]
 
 
 # capacity: a resource with two prisoners is not available
 def test_capacity_two():
     s = position(attackers=[((-3, 1), AM), ((-2, 1), AB)], resources=[((0, 3), AM, 1)])
     do(s, "step", (-3, 1), "E")
-    assert s.under[hx(s, (0, 3))] == 2
+    assert s.prisoners_under[hx(s, (0, 3))] == 2
     assert not s._has_available(AM)
 
 
@@ -266,16 +266,16 @@ def test_bulk_selectable_matches_flood_fill():
             if s.done:
                 break
             s.apply(int(rng.choice(np.flatnonzero(s.legal_action_mask()))))
-        if s.done or s.phase != 1:
+        if s.done or s.phase != Phase.MAIN:
             continue
         for scope_all in (False, True):
-            s.game.group_all = scope_all
-            s._mv = [None, None]  # the movable cache assumes one rule set per game
-            p = s.cur
-            bulk = {a - 120 for a in s._selectable(p, s.dbits[p])}
-            slow = {t for t in s.game.board.geo.bits_to_tris(s.dbits[p]) if s._dest_bits(p, t)}
+            s.game.group_both_colours = scope_all
+            s._movable_cache = [None, None]  # the movable cache assumes one rule set per game
+            p = s.acting_seat
+            bulk = set(s.game.board.geo.bits_to_tris(s._movable(p)))
+            slow = {t for t in s.game.board.geo.bits_to_tris(s.defender_bits[p]) if s._dest_bits(p, t)}
             assert bulk == slow
-        s.game.group_all = False
+        s.game.group_both_colours = False
 
 
 def test_movable_cache_matches_fresh_search():
@@ -287,13 +287,13 @@ def test_movable_cache_matches_fresh_search():
     for seed in range(6):
         s = g.new_initial_state(seed)
         while not s.done:
-            if s.phase == 1:
+            if s.phase == Phase.MAIN:
                 for p in (0, 1):
                     cached = s._movable(p)
                     fresh = s.clone()
-                    fresh._mv = [None, None]
+                    fresh._movable_cache = [None, None]
                     slow = 0
-                    for t in g.board.geo.bits_to_tris(s.dbits[p]):
+                    for t in g.board.geo.bits_to_tris(s.defender_bits[p]):
                         if s._dest_bits(p, t):
                             slow |= g.board.geo.bit_tri[t]
                     assert cached == fresh._movable(p) == slow

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from meeplezoo import envs
-from meeplezoo.envs.amethyst_amber.board import BLUE0, BLUE1, GREEN, NUM_ACTIONS, PLAIN, RED
+from meeplezoo.envs.amethyst_amber.actions import NUM_ACTIONS
+from meeplezoo.envs.amethyst_amber.board import HexColour
 from tests.amethyst_amber.helpers import (
     AB,
     AM,
@@ -33,11 +34,11 @@ def test_board_sizes():
 def test_board_colours_and_triangles():
     bd = game().board
     idx = bd.geo.hexes.index
-    assert bd.hex_colour[idx[(0, 0)]] == PLAIN
-    assert bd.hex_colour[idx[(0, -1)]] == RED
-    assert bd.hex_colour[idx[(-2, 4)]] == BLUE0
-    assert bd.hex_colour[idx[(2, -4)]] == BLUE1
-    assert bd.hex_colour[idx[(-3, 2)]] == GREEN
+    assert bd.hex_colour[idx[(0, 0)]] == HexColour.PLAIN
+    assert bd.hex_colour[idx[(0, -1)]] == HexColour.RED
+    assert bd.hex_colour[idx[(-2, 4)]] == HexColour.AMETHYST_ENTRY
+    assert bd.hex_colour[idx[(2, -4)]] == HexColour.AMBER_ENTRY
+    assert bd.hex_colour[idx[(-3, 2)]] == HexColour.GREEN
     ti = bd.geo.tri_index
     assert bd.is_black[ti[(4, 10)]] and not bd.is_black[ti[(8, 10)]]
 
@@ -67,7 +68,10 @@ def test_gates_of_a_hex():
 def test_layout_maps_to_itself_under_rotation():
     bd = game().board
     for h in range(61):
-        assert bd.hex_colour[60 - h] == {BLUE0: BLUE1, BLUE1: BLUE0}.get(bd.hex_colour[h], bd.hex_colour[h])
+        assert bd.hex_colour[60 - h] == {
+            HexColour.AMETHYST_ENTRY: HexColour.AMBER_ENTRY,
+            HexColour.AMBER_ENTRY: HexColour.AMETHYST_ENTRY,
+        }.get(bd.hex_colour[h], bd.hex_colour[h])
     for t in range(120):
         assert bd.is_black[119 - t] == bd.is_black[t]
 
@@ -130,7 +134,7 @@ def test_wall_does_not_block_its_owner():
     s = _wall_position(current=AB)
     assert can(s, "step", (-2, 0), "SW")
     do(s, "step", (-2, 0), "SW")
-    assert s.att[s.game.board.geo.hexes.index[(-3, 1)]] == AB
+    assert s.attacker_at[s.game.board.geo.hexes.index[(-3, 1)]] == AB
 
 
 # 6. mixed pair ---------------------------------------------------------------------------
@@ -192,7 +196,7 @@ def test_neutral_capture_then_forced_placement():
     assert acts == {("place_resource", bd.hex_qr[h]) for h in bd.green}
     do(s, "place_resource", (-3, 2))
     h = bd.geo.hexes.index[(-3, 2)]
-    assert s.res[h] == AM and s.under[h] == 0 and s.hand[AM] == 0
+    assert s.resource_at[h] == AM and s.prisoners_under[h] == 0 and s.hand[AM] == 0
 
 
 # 10. attacker capture needs an available resource --------------------------------------
@@ -205,8 +209,8 @@ def test_attacker_capture_needs_available_resource():
     assert can(s, "step", (-3, 1), "E")
     do(s, "step", (-3, 1), "E")
     idx = s.game.board.geo.hexes.index
-    assert s.under[idx[(0, 3)]] == 2 and s.under[idx[(-4, 3)]] == 2
-    assert s.att[idx[(-2, 1)]] == AM and s.att[idx[(-3, 1)]] == -1
+    assert s.prisoners_under[idx[(0, 3)]] == 2 and s.prisoners_under[idx[(-4, 3)]] == 2
+    assert s.attacker_at[idx[(-2, 1)]] == AM and s.attacker_at[idx[(-3, 1)]] == -1
 
 
 # 11. nearest tie-break -------------------------------------------------------------------
@@ -218,7 +222,7 @@ def test_nearest_resource_tie_break():
     do(s, "step", (-3, 3), "NE")
     idx = s.game.board.geo.hexes.index
     assert idx[(-3, 2)] == 44 and idx[(-1, 2)] == 46
-    assert s.under[44] == 1 and s.under[46] == 0
+    assert s.prisoners_under[44] == 1 and s.prisoners_under[46] == 0
 
 
 def test_nearest_resource_tie_break_in_ambers_frame():
@@ -231,7 +235,7 @@ def test_nearest_resource_tie_break_in_ambers_frame():
     )
     do(s, "step", (3, -3), "SW")
     idx = s.game.board.geo.hexes.index
-    assert s.under[idx[(3, -2)]] == 1 and s.under[idx[(1, -2)]] == 0
+    assert s.prisoners_under[idx[(3, -2)]] == 1 and s.prisoners_under[idx[(1, -2)]] == 0
 
 
 # 12. recovering own prisoners -------------------------------------------------------------
@@ -244,7 +248,7 @@ def test_recovering_own_prisoners():
     )
     do(s, "step", (1, 3), "NW")
     idx = s.game.board.geo.hexes.index
-    assert s.reserve[AM] == 2 and s.hand[AM] == 1 and s.att[idx[(1, 2)]] == AM
+    assert s.reserve[AM] == 2 and s.hand[AM] == 1 and s.attacker_at[idx[(1, 2)]] == AM
     assert s.placed[AB] == 0
     move_and_end(s, (2, 6), (3, 6))
     acts = legal(s)
