@@ -570,16 +570,12 @@ class AmethystAmberState(State):
             if self._terminal or self._truncated:
                 mask = np.zeros(NUM_ACTIONS, dtype=bool)
             else:
-                substep = self.substep
-                if self.phase == PLACEMENT and substep != Substep.CHOOSE_DESTINATION:
-                    plan = MASK_PLANS[PLACEMENT_TURN]
-                else:
-                    plan = MASK_PLANS[SUBSTEP_NAMES[substep]]
-                if plan[0] == "triangles":
-                    mask = self._triangle_mask(plan[1](self, self.acting_seat), plan[2])
+                triangles, block, plan = MASK_PLANS[self.phase][self.substep]
+                if triangles is not None:
+                    mask = self._triangle_mask(triangles(self, self.acting_seat), block)
                 else:
                     buf = bytearray(NUM_ACTIONS)
-                    self._fill_mask(buf, plan[1])
+                    self._fill_mask(buf, plan)
                     mask = np.frombuffer(buf, dtype=bool)
             mask.flags.writeable = False
             self._mask = mask
@@ -803,13 +799,15 @@ EFFECT_OF_ACTION = tuple(getattr(AmethystAmberState, kind.effect) for kind in KI
 
 
 def _mask_plan(situation: str) -> tuple:
-    """How the mask of ``situation`` is built from the kinds it offers: one
-    triangle kind alone is unpacked by numpy; otherwise each kind writes its
-    bytes (``(legal, forced, triangle block or None)`` per kind)."""
+    """How the mask of ``situation`` is built from the kinds it offers, as
+    (triangle predicate, its block, None) when one triangle kind alone is
+    offered (its bitboard is unpacked by numpy), else (None, None, plan):
+    per kind, (predicate, forced, triangle block or None), each writing its
+    bytes in turn."""
     kinds = offered(situation)
     if len(kinds) == 1 and kinds[0].target is Target.TRIANGLE:
-        return ("triangles", getattr(AmethystAmberState, kinds[0].legal), kinds[0].block)
-    steps = tuple(
+        return (getattr(AmethystAmberState, kinds[0].legal), int(kinds[0].block), None)
+    plan = tuple(
         (
             getattr(AmethystAmberState, kind.legal),
             kind.forced,
@@ -817,13 +815,18 @@ def _mask_plan(situation: str) -> tuple:
         )
         for kind in kinds
     )
-    return ("bytes", steps)
+    return (None, None, plan)
 
 
-MASK_PLANS = {
+# MASK_PLANS[phase][substep]; placement turns stay at TURN_START
+_PLANS = {
     situation: _mask_plan(situation)
     for situation in (PLACEMENT_TURN, TURN_START, CHOOSE_DESTINATION, CONTINUE)
 }
+MASK_PLANS = (
+    (_PLANS[PLACEMENT_TURN], _PLANS[CHOOSE_DESTINATION], _PLANS[PLACEMENT_TURN]),
+    (_PLANS[TURN_START], _PLANS[CHOOSE_DESTINATION], _PLANS[CONTINUE]),
+)
 if any(kind.legal and not hasattr(AmethystAmberState, kind.legal) for kind in KINDS):
     raise RuntimeError("amethyst_amber: an action kind names a predicate the state lacks")
 
