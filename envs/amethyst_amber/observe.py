@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.envs.amethyst_amber.actions import NUM_HEXES
+from meeplezoo.envs.amethyst_amber.actions import NUM_HEXES, Phase, Substep
 from meeplezoo.envs.amethyst_amber.board import HexColour
+from meeplezoo.envs.amethyst_amber.rules import NEUTRAL
 
 N_PLANES = 20
 N_SCALARS = 21
 PLANE_BYTES = 46  # 361 bits rounded up to whole bytes
 SCALAR_HIGH = 100  # largest value anywhere: the turn-limit percentage
+MY_PRISONERS, THEIR_PRISONERS = 14, 15  # the planes of prisoner counts
+TURN_START, CHOOSE_DESTINATION, CONTINUE = Substep.TURN_START, Substep.CHOOSE_DESTINATION, Substep.CONTINUE
 
 
 class ObservationTables:
@@ -65,107 +68,91 @@ class ObservationTables:
             return (bits << self.shift).to_bytes(PLANE_BYTES, "big")
         return bits.to_bytes(PLANE_BYTES, "little")
 
-    def encode(self, s, player: int) -> np.ndarray:
-        game = self.game
-        geo = game.board.geo
-        cells = self.cells
-        f = self.frames[player]
-        me, opp = player, 1 - player
+    def _prisoners(self, s, me: int, opp: int) -> tuple:
+        """(my held attackers, theirs, my resource with room exists, theirs,
+        (plane, hex, count) per resource holding prisoners)."""
+        # every attacker not on the board nor in reserve is held
+        attackers = self.game.attackers_per_player
+        held_mine = attackers - s.reserve[me] - len(s.attacker_hexes[me])
+        held_theirs = attackers - s.reserve[opp] - len(s.attacker_hexes[opp])
+        if not (held_mine or held_theirs):
+            # nobody holds prisoners: every placed resource has room
+            return 0, 0, 1 if s.placed[me] else 0, 1 if s.placed[opp] else 0, ()
+        resource_at, under = s.resource_at, s.prisoners_under
+        capacity = self.game.resource_capacity
+        room_mine = room_theirs = 0
+        cells = []
+        for h in s.resource_hexes:
+            owner = resource_at[h]
+            if owner == NEUTRAL:
+                continue
+            count = under[h]
+            if count:
+                cells.append((MY_PRISONERS if owner == me else THEIR_PRISONERS, h, count))
+            if count < capacity:
+                if owner == me:
+                    room_mine = 1
+                else:
+                    room_theirs = 1
+        return held_mine, held_theirs, room_mine, room_theirs, cells
+
+    def _piece_words(self, s, me: int, opp: int) -> tuple[int, ...]:
+        """The thirteen piece planes (7 to 19) as brick-grid bitboards."""
+        geo = self.game.board.geo
         mine, theirs = s.defender_bits[me], s.defender_bits[opp]
-        am, ao = s.attacker_bits[me], s.attacker_bits[opp]
-        rm, ro, neutral = s.resource_bits[me], s.resource_bits[opp], s.resource_bits[2]
-        # prisoners: every attacker not on the board nor in reserve is held
-        na = game.attackers_per_player
-        held_m = na - s.reserve[me] - len(s.attacker_hexes[me])
-        held_t = na - s.reserve[opp] - len(s.attacker_hexes[opp])
-        unders = ()
-        if held_m or held_t:
-            # some resource holds prisoners: look at each one
-            res, under = s.resource_at, s.prisoners_under
-            cap = game.resource_capacity
-            avail_m = avail_t = 0
-            unders = []
-            for h in s.resource_hexes:
-                o = res[h]
-                if o == 2:
-                    continue
-                u = under[h]
-                if u:
-                    unders.append((14 if o == me else 15, h, u))
-                if u < cap:
-                    if o == me:
-                        avail_m = 1
-                    else:
-                        avail_t = 1
-        else:
-            avail_m = 1 if s.placed[me] else 0
-            avail_t = 1 if s.placed[opp] else 0
-        r, dn, w2 = geo.edge_right, geo.edge_down, 2 * geo.width
-        wall_m = mine & (((mine & r) << 1) | ((mine >> 1) & r) | ((mine & dn) << w2) | ((mine >> w2) & dn))
-        wall_t = theirs & (
-            ((theirs & r) << 1) | ((theirs >> 1) & r) | ((theirs & dn) << w2) | ((theirs >> w2) & dn)
+        right, down, two_rows = geo.edge_right, geo.edge_down, 2 * geo.width
+        wall_mine = mine & (
+            ((mine & right) << 1)
+            | ((mine >> 1) & right)
+            | ((mine & down) << two_rows)
+            | ((mine >> two_rows) & down)
         )
-        sel = geo.bit_tri[s.selected] if s.selected >= 0 else 0
-        z = self.zero_plane
+        wall_theirs = theirs & (
+            ((theirs & right) << 1)
+            | ((theirs >> 1) & right)
+            | ((theirs & down) << two_rows)
+            | ((theirs >> two_rows) & down)
+        )
+        selected = geo.bit_tri[s.selected] if s.selected >= 0 else 0
+        attackers, resources = s.attacker_bits, s.resource_bits
+        return (
+            mine, theirs, attackers[me], attackers[opp], resources[NEUTRAL], resources[me], resources[opp],
+            0, 0, wall_mine, wall_theirs, s.moved_defenders, selected,
+        )  # fmt: skip
+
+    def encode(self, s, player: int) -> np.ndarray:
+        me, opp = player, 1 - player
+        frame = self.frames[player]
+        words = self._piece_words(s, me, opp)
         nb = PLANE_BYTES
-        if f:
+        if frame:
+            # the turned board is the bit order reversed: most significant byte and bit first
             k = self.shift
-            raw = b"".join(
-                (
-                    self.static_bytes[player],
-                    (mine << k).to_bytes(nb, "big"),
-                    (theirs << k).to_bytes(nb, "big"),
-                    (am << k).to_bytes(nb, "big"),
-                    (ao << k).to_bytes(nb, "big"),
-                    (neutral << k).to_bytes(nb, "big"),
-                    (rm << k).to_bytes(nb, "big"),
-                    (ro << k).to_bytes(nb, "big"),
-                    z,
-                    z,
-                    (wall_m << k).to_bytes(nb, "big"),
-                    (wall_t << k).to_bytes(nb, "big"),
-                    (s.moved_defenders << k).to_bytes(nb, "big"),
-                    (sel << k).to_bytes(nb, "big"),
-                )
-            )
+            raw = self.static_bytes[player] + b"".join([(w << k).to_bytes(nb, "big") for w in words])
             order = "big"
         else:
-            raw = b"".join(
-                (
-                    self.static_bytes[player],
-                    mine.to_bytes(nb, "little"),
-                    theirs.to_bytes(nb, "little"),
-                    am.to_bytes(nb, "little"),
-                    ao.to_bytes(nb, "little"),
-                    neutral.to_bytes(nb, "little"),
-                    rm.to_bytes(nb, "little"),
-                    ro.to_bytes(nb, "little"),
-                    z,
-                    z,
-                    wall_m.to_bytes(nb, "little"),
-                    wall_t.to_bytes(nb, "little"),
-                    s.moved_defenders.to_bytes(nb, "little"),
-                    sel.to_bytes(nb, "little"),
-                )
-            )
+            raw = self.static_bytes[player] + b"".join([w.to_bytes(nb, "little") for w in words])
             order = "little"
         planes = np.unpackbits(
-            np.frombuffer(raw, dtype=np.uint8).reshape(N_PLANES, nb), axis=1, count=cells, bitorder=order
+            np.frombuffer(raw, dtype=np.uint8).reshape(N_PLANES, nb), axis=1, count=self.cells, bitorder=order
         )
         obs = np.empty(self.size, dtype=np.int8)
         obs[: self.scalar_at] = planes.reshape(-1)
-        hb = self.hex_at[f]
-        for c, h, u in unders:
-            obs[c * cells + hb[h]] = u
-        main = s.phase == 1
-        sub = s.substep
+        held_mine, held_theirs, room_mine, room_theirs, prisoner_cells = self._prisoners(s, me, opp)
+        cells, hex_at = self.cells, self.hex_at[frame]
+        for plane, h, count in prisoner_cells:
+            obs[plane * cells + hex_at[h]] = count
+        main = s.phase == Phase.MAIN
+        substep = s.substep
         obs[self.scalar_at :] = (
             s.reserve[me], s.reserve[opp], s.unplaced[me], s.unplaced[opp], s.hand[me], s.hand[opp],
-            s.placed[me], s.placed[opp], held_m, held_t,
+            s.placed[me], s.placed[opp], held_mine, held_theirs,
             0 if main else 1, 1 if main else 0,
-            1 if main and sub == 0 else 0, 1 if sub == 1 else 0, 1 if sub == 2 else 0,
-            s.moves_this_turn, 1 if me == 0 else 0, s.main_turns * 100 // game.max_main_turns,
-            avail_m, avail_t, 1 if s.current_player == me else 0,
+            1 if main and substep == TURN_START else 0,
+            1 if substep == CHOOSE_DESTINATION else 0,
+            1 if substep == CONTINUE else 0,
+            s.moves_this_turn, 1 if me == 0 else 0, s.main_turns * 100 // self.game.max_main_turns,
+            room_mine, room_theirs, 1 if s.current_player == me else 0,
         )  # fmt: skip
         return obs
 
@@ -173,11 +160,27 @@ class ObservationTables:
 def encode_reference(s, player: int) -> np.ndarray:
     """The observation built cell by cell from the state's lists (slow; the
     specification of :meth:`ObservationTables.encode`)."""
-    game = s.game
-    bd = game.board
+    planes, held, room = _reference_planes(s, player)
+    if s.frame_of(player):
+        planes = planes[:, ::-1, ::-1]
+    me, opp = player, 1 - player
+    main = s.phase == Phase.MAIN
+    scalars = [
+        s.reserve[me], s.reserve[opp], s.unplaced[me], s.unplaced[opp], s.hand[me], s.hand[opp],
+        s.placed[me], s.placed[opp], held[me], held[opp],
+        int(not main), int(main), int(main and s.substep == TURN_START), int(s.substep == CHOOSE_DESTINATION),
+        int(s.substep == CONTINUE), s.moves_this_turn, int(me == 0), s.main_turns * 100 // s.game.max_main_turns,
+        room[0], room[1], int(s.current_player == me),
+    ]  # fmt: skip
+    return np.concatenate([planes.reshape(-1), np.array(scalars, dtype=np.int8)])
+
+
+def _reference_planes(s, player: int) -> tuple[np.ndarray, list[int], list[int]]:
+    """The planes in the absolute frame, held attackers per seat, and
+    whether my / the opponent's resources have room for a prisoner."""
+    bd = s.game.board
     geo = bd.geo
-    w = geo.width
-    planes = np.zeros((N_PLANES, w, w), dtype=np.int8)
+    planes = np.zeros((N_PLANES, geo.width, geo.width), dtype=np.int8)
     me, opp = player, 1 - player
 
     def hex_cell(c: int, h: int, v: int = 1) -> None:
@@ -190,50 +193,35 @@ def encode_reference(s, player: int) -> np.ndarray:
 
     for h in range(NUM_HEXES):
         hex_cell(0, h)
-        if bd.hex_colour[h] == HexColour.RED:
-            hex_cell(3, h)
-        elif bd.hex_colour[h] == HexColour.GREEN:
-            hex_cell(4, h)
+        if bd.hex_colour[h] in (HexColour.RED, HexColour.GREEN):
+            hex_cell(3 if bd.hex_colour[h] == HexColour.RED else 4, h)
     for t in range(len(geo.tri_xy)):
         tri_cell(1 if bd.is_black[t] else 2, t)
-    for h in bd.blue[me]:
-        hex_cell(5, h)
-    for h in bd.blue[opp]:
-        hex_cell(6, h)
-    own = [geo.bits_to_tris(s.defender_bits[0]), geo.bits_to_tris(s.defender_bits[1])]
+    for seat, c in ((me, 5), (opp, 6)):
+        for h in bd.blue[seat]:
+            hex_cell(c, h)
     for seat, c, wall in ((me, 7, 16), (opp, 8, 17)):
-        mine = set(own[seat])
+        mine = set(geo.bits_to_tris(s.defender_bits[seat]))
         for t in mine:
             tri_cell(c, t)
             if any(u in mine for u in geo.tri_neighbors[t]):
                 tri_cell(wall, t)
-    held = [0, 0]
-    avail = [0, 0]
+    held, room = [0, 0], [0, 0]
     for h in range(NUM_HEXES):
         if s.attacker_at[h] >= 0:
             hex_cell(9 if s.attacker_at[h] == me else 10, h)
-        if s.resource_at[h] == 2:
+        owner, count = s.resource_at[h], s.prisoners_under[h]
+        if owner == NEUTRAL:
             hex_cell(11, h)
-        elif s.resource_at[h] in (0, 1):
-            mine_res = s.resource_at[h] == me
-            hex_cell(12 if mine_res else 13, h)
-            if s.prisoners_under[h]:
-                hex_cell(14 if mine_res else 15, h, s.prisoners_under[h])
-            held[1 - s.resource_at[h]] += s.prisoners_under[h]
-            if s.prisoners_under[h] < game.resource_capacity:
-                avail[0 if mine_res else 1] = 1
+        elif owner in (0, 1):
+            hex_cell(12 if owner == me else 13, h)
+            if count:
+                hex_cell(MY_PRISONERS if owner == me else THEIR_PRISONERS, h, count)
+            held[1 - owner] += count
+            if count < s.game.resource_capacity:
+                room[0 if owner == me else 1] = 1
     for t in geo.bits_to_tris(s.moved_defenders):
         tri_cell(18, t)
     if s.selected >= 0:
         tri_cell(19, s.selected)
-    if s.frame_of(player):
-        planes = planes[:, ::-1, ::-1]
-    main = s.phase == 1
-    scalars = [
-        s.reserve[me], s.reserve[opp], s.unplaced[me], s.unplaced[opp], s.hand[me], s.hand[opp],
-        s.placed[me], s.placed[opp], held[me], held[opp],
-        int(not main), int(main), int(main and s.substep == 0), int(s.substep == 1), int(s.substep == 2),
-        s.moves_this_turn, int(me == 0), s.main_turns * 100 // game.max_main_turns,
-        avail[0], avail[1], int(s.current_player == me),
-    ]  # fmt: skip
-    return np.concatenate([planes.reshape(-1), np.array(scalars, dtype=np.int8)])
+    return planes, held, room
