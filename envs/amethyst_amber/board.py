@@ -30,6 +30,7 @@ from meeplezoo.envs.core.trihex import DIRECTION_NAMES, trihex_board
 
 RADIUS = 4
 SEAT_NAMES = ("Amethyst", "Amber")
+NEUTRAL = 2  # the owner code of a neutral resource (0 / 1: a seat; -1: no resource)
 
 
 class HexColour(IntEnum):

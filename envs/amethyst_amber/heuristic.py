@@ -37,15 +37,15 @@ CAP = 0.95  # estimates stay inside (-CAP, CAP)
 def seat_scores(state) -> tuple[float, float]:
     """Material-and-threat score of each seat (resource equivalents)."""
     dist = state.game.hex_distance
-    res, apos = state.resource_at, state.attacker_hexes
+    resource_at, attackers = state.resource_at, state.attacker_hexes
     out = []
     for p in (0, 1):
         score = W_PLACED * state.placed[p] + W_HAND * state.hand[p]
-        score += W_ATTACKER * (state.reserve[p] + len(apos[p]))
-        mine = apos[p]
+        score += W_ATTACKER * (state.reserve[p] + len(attackers[p]))
+        mine = attackers[p]
         if mine:
             for h in state.resource_hexes:
-                if res[h] == p:
+                if resource_at[h] == p:
                     continue
                 row = dist[h]
                 d = min(row[a] for a in mine)

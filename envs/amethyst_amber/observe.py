@@ -18,8 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from meeplezoo.envs.amethyst_amber.actions import NUM_HEXES, Phase, Substep
-from meeplezoo.envs.amethyst_amber.board import HexColour
-from meeplezoo.envs.amethyst_amber.rules import NEUTRAL
+from meeplezoo.envs.amethyst_amber.board import NEUTRAL, HexColour
 
 N_PLANES = 20
 N_SCALARS = 21

@@ -16,7 +16,7 @@ import textwrap
 import numpy as np
 
 from meeplezoo.envs.amethyst_amber.actions import NUM_HEXES
-from meeplezoo.envs.amethyst_amber.board import RADIUS, SEAT_NAMES, HexColour
+from meeplezoo.envs.amethyst_amber.board import NEUTRAL, RADIUS, SEAT_NAMES, HexColour
 from meeplezoo.envs.core.draw import (
     INK,
     LABEL_SIZE,
@@ -139,7 +139,7 @@ def _ansi_cells(s, f: int) -> dict[tuple[int, int], str]:
         cell = hex_empty[bd.hex_colour[h]]
         if s.attacker_at[h] >= 0:
             cell = "A" + LETTER[s.attacker_at[h]] + " "
-        elif s.resource_at[h] == 2:
+        elif s.resource_at[h] == NEUTRAL:
             cell = " N "
         elif s.resource_at[h] >= 0:
             cell = "R" + LETTER[s.resource_at[h]] + str(s.prisoners_under[h])
@@ -379,7 +379,7 @@ def _draw_pieces(cv: Canvas, s, geo, hex_c, tri_centre, side: float) -> None:
             cv.circle(cx, cy, side * 0.55, fill=SEAT_RGB[s.attacker_at[h]], outline=INK, width=2)
             cv.text(cx, cy, "A", fill=WHITE, anchor="mm", size=LABEL_SIZE)
         elif s.resource_at[h] >= 0:
-            fill = NEUTRAL_RES if s.resource_at[h] == 2 else SEAT_RGB[s.resource_at[h]]
+            fill = NEUTRAL_RES if s.resource_at[h] == NEUTRAL else SEAT_RGB[s.resource_at[h]]
             r = side * 0.55
             cv.polygon(
                 [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=fill, outline=INK, width=2

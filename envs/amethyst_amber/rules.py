@@ -22,7 +22,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from meeplezoo.envs.amethyst_amber import heuristic
+from meeplezoo.envs.amethyst_amber import defenders, heuristic
 from meeplezoo.envs.amethyst_amber.actions import (
     CHOOSE_DESTINATION,
     CONTINUE,
@@ -44,7 +44,7 @@ from meeplezoo.envs.amethyst_amber.actions import (
     Target,
     offered,
 )
-from meeplezoo.envs.amethyst_amber.board import FrameTables, board
+from meeplezoo.envs.amethyst_amber.board import NEUTRAL, FrameTables, board
 from meeplezoo.envs.core.fields import Field, generator_field
 from meeplezoo.envs.core.options import choice, flag, integer
 from meeplezoo.envs.core.state import Game, GameInfo, State, make_rng
@@ -53,7 +53,6 @@ from meeplezoo.envs.core.turns import next_seat
 
 PLACEMENT, MAIN = Phase.PLACEMENT, Phase.MAIN
 STEP_MEMO_SIZE = 1 << 16  # attacker-step neighbourhoods kept per frame
-NEUTRAL = 2  # resource_at[h] of a neutral resource (0 / 1 = owner seat, -1 = none)
 PASS_ACTION = ActionBlock.PASS
 
 
@@ -268,97 +267,10 @@ class AmethystAmberState(State):
             return self.defender_bits[0] | self.defender_bits[1]
         return self.defender_bits[seat]
 
-    def _within_limit(self, bits: int, pieces: int) -> int:
-        """The triangles of ``bits`` where a defender's group would stay within the limit."""
-        ok = 0
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            if self._group_ok(low, pieces):
-                ok |= low
-        return ok
-
-    def _group_ok(self, bit: int, pieces: int) -> bool:
-        """Would a defender on ``bit`` form a group within the limit?
-        (a depth-first walk over the neighbour table that stops as soon as
-        the group is too big)"""
-        limit = self.game.group_limit
-        neighbours = self.game.board.tri_nbr_bits
-        pieces &= ~bit
-        size = 1
-        todo = [bit]
-        while todo:
-            x = neighbours[todo.pop().bit_length() - 1] & pieces
-            while x:
-                low = x & -x
-                x ^= low
-                pieces ^= low
-                size += 1
-                if size > limit:
-                    return False
-                todo.append(low)
-        return True
-
     def _dest_bits(self, seat: int, t: int) -> int:
-        """All legal destinations of seat's defender on triangle t.
-
-        The flood fills step sideways with plain shifts: two triangles side
-        by side in a brick row always touch, and a shift that wraps to the
-        next row lands on a hex row, which ``free`` never contains (the
-        Board checks both facts when it is built). Only the vertical step
-        needs the ``edge_down`` mask."""
-        game = self.game
-        geo = game.board.geo
-        down, two_rows = geo.edge_down, 2 * geo.width
-        start = geo.bit_tri[t]
-        left = free = game.board.black_bits & ~(self.defender_bits[0] | self.defender_bits[1])
-        front = start
-        for _ in range(game.defender_range):
-            front = (
-                (front << 1) | (front >> 1) | ((front & down) << two_rows) | ((front >> two_rows) & down)
-            ) & left
-            if not front:
-                break
-            left ^= front
-        reach = free ^ left
-        if not reach:
-            return 0
-        pieces = self._group_pieces(seat) & ~start
-        danger = reach & (
-            (pieces << 1) | (pieces >> 1) | ((pieces & down) << two_rows) | ((pieces >> two_rows) & down)
-        )
-        return (reach ^ danger) | self._within_limit(danger, pieces)
-
-    def _has_dest(self, seat: int, t: int) -> bool:
-        """Whether seat's defender on t has any legal destination: the
-        flood fill stops at the first reached triangle that touches no other
-        defender of the group-counting kind (always a legal stop)."""
-        game = self.game
-        geo = game.board.geo
-        down, two_rows = geo.edge_down, 2 * geo.width
-        start = geo.bit_tri[t]
-        left = free = game.board.black_bits & ~(self.defender_bits[0] | self.defender_bits[1])
-        pieces = self._group_pieces(seat) & ~start
-        far = free & ~(
-            (pieces << 1) | (pieces >> 1) | ((pieces & down) << two_rows) | ((pieces >> two_rows) & down)
-        )
-        front = start
-        for _ in range(game.defender_range):
-            front = (
-                (front << 1) | (front >> 1) | ((front & down) << two_rows) | ((front >> two_rows) & down)
-            ) & left
-            if not front:
-                break
-            if front & far:
-                return True
-            left ^= front
-        danger = free ^ left
-        while danger:
-            low = danger & -danger
-            danger ^= low
-            if self._group_ok(low, pieces):
-                return True
-        return False
+        """All legal destinations of seat's defender on triangle t."""
+        d0, d1 = self.defender_bits
+        return defenders.destinations(self.game, d0 | d1, self._group_pieces(seat), t)
 
     def _movable(self, seat: int) -> int:
         """Bitboard of seat's defenders that have a legal destination.
@@ -366,45 +278,18 @@ class AmethystAmberState(State):
         Only defenders decide this (attackers and resources live on hexes),
         so the answer is kept per seat with the defender layout it was found
         for, and reused until some defender moves (the opponent's attacker
-        turns leave it valid). Bulk test first: a defender next to an empty
-        black triangle whose only neighbouring defender (of the
-        group-counting kind) is itself can always step there. Defenders with
-        no empty black neighbour cannot move. Only the rest get a flood fill
-        of their own, which stops at the first legal stop it meets."""
+        turns leave it valid)."""
         d0, d1 = self.defender_bits
         cache = self._movable_cache
         entry = cache[seat]
         if entry is not None and entry[0] == d0 and entry[1] == d1:
             return entry[2]
-        geo = self.game.board.geo
-        down, two_rows = geo.edge_down, 2 * geo.width  # sideways steps unmasked: see _dest_bits
         own = d0 if seat == 0 else d1
-        free = self.game.board.black_bits & ~(d0 | d1)
         pieces = (d0 | d1) if self.game.group_both_colours else own
-        beside_free = own & (
-            (free << 1) | (free >> 1) | ((free & down) << two_rows) | ((free >> two_rows) & down)
-        )
-        if beside_free:
-            # free triangles with exactly one neighbour among the pieces
-            a, b = pieces << 1, pieces >> 1
-            c, d = (pieces & down) << two_rows, (pieces >> two_rows) & down
-            two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
-            lone = free & (a | b | c | d) & ~two
-            easy = own & (
-                (lone << 1) | (lone >> 1) | ((lone & down) << two_rows) | ((lone >> two_rows) & down)
-            )
-            hard = beside_free & ~easy
-            brick_to_tri = geo.brick_to_tri
-            while hard:
-                low = hard & -hard
-                hard ^= low
-                if self._has_dest(seat, brick_to_tri[low.bit_length() - 1]):
-                    easy |= low
-        else:
-            easy = 0
+        found = defenders.movable(self.game, own, d0 | d1, pieces)
         cache = self._movable_cache = list(cache)
-        cache[seat] = (d0, d1, easy)
-        return easy
+        cache[seat] = (d0, d1, found)
+        return found
 
     def _has_available(self, seat: int) -> bool:
         """Whether seat has a placed resource with room for a prisoner."""
@@ -419,10 +304,7 @@ class AmethystAmberState(State):
     def _placeable_bits(self, seat: int) -> int:
         """place_defender: free black triangles whose group would stay in the limit."""
         d0, d1 = self.defender_bits
-        pieces = self._group_pieces(seat)
-        free = self.game.board.black_bits & ~(d0 | d1)
-        danger = free & self.game.board.geo.spread(pieces)
-        return (free ^ danger) | self._within_limit(danger, pieces)
+        return defenders.placeable(self.game, d0 | d1, self._group_pieces(seat))
 
     def _selectable_bits(self, seat: int) -> int:
         """select: own defenders that have a destination (after a move, only
