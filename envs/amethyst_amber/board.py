@@ -188,10 +188,10 @@ class FrameTables:
 
     - ``by_brick[block]``: per brick bit position, the action of a triangle
       kind on that triangle;
-    - ``place_att[p]`` / ``place_res[p]``: (hex, action) for seat p's blue
+    - ``attacker_entries[p]`` / ``resource_places[p]``: (hex, action) for seat p's blue
       entry hexes / the greens seat p may place a resource on;
     - ``steps[h]``: (action, neighbour hex, gate bitboard) per attacker step;
-    - ``step_lo[h]``: the first of hex h's six step actions, which are
+    - ``first_step[h]``: the first of hex h's six step actions, which are
       consecutive in both frames.
     """
 
@@ -205,13 +205,13 @@ class FrameTables:
                     row[bd.tri_brick[t]] = rot[kind.block + t]
                 self.by_brick[kind.block] = row
         attacker, resource, step = ActionBlock.PLACE_ATTACKER, ActionBlock.PLACE_RESOURCE, ActionBlock.STEP
-        self.place_att = tuple(tuple((h, rot[attacker + h]) for h in bd.blue[p]) for p in (0, 1))
-        self.place_res = tuple(tuple((h, rot[resource + h]) for h in green_for[p]) for p in (0, 1))
+        self.attacker_entries = tuple(tuple((h, rot[attacker + h]) for h in bd.blue[p]) for p in (0, 1))
+        self.resource_places = tuple(tuple((h, rot[resource + h]) for h in green_for[p]) for p in (0, 1))
         self.steps = tuple(
             tuple((rot[step + NUM_DIRECTIONS * h + d], n, gate) for d, n, gate in bd.steps[h])
             for h in range(NUM_HEXES)
         )
-        self.step_lo = [
+        self.first_step = [
             min(rot[step + NUM_DIRECTIONS * h + d] for d in range(NUM_DIRECTIONS)) for h in range(NUM_HEXES)
         ]
 

@@ -53,7 +53,7 @@ from meeplezoo.envs.core.turns import next_seat
 
 PLACEMENT, MAIN = Phase.PLACEMENT, Phase.MAIN
 STEP_MEMO_SIZE = 1 << 16  # attacker-step neighbourhoods kept per frame
-PASS_ACTION = ActionBlock.PASS
+PASS_ACTION, END_ACTION = int(ActionBlock.PASS), int(ActionBlock.END_DEFENDER_MOVES)
 
 
 class AmethystAmberGame(Game):
@@ -317,31 +317,31 @@ class AmethystAmberState(State):
         """dest: where the selected defender may go (found when it was selected)."""
         return self._destinations
 
-    def _legal_resource_placements(self, buf: bytearray, tab: FrameTables, seat: int) -> bool:
+    def _legal_resource_placements(self, buf: bytearray, tables: FrameTables, seat: int) -> bool:
         """place_resource (forced): a resource in hand goes on a free green."""
         if not self.hand[seat]:
             return False
         attacker_at, resource_at = self.attacker_at, self.resource_at
         found = False
-        for h, action in tab.place_res[seat]:
+        for h, action in tables.resource_places[seat]:
             if resource_at[h] < 0 and attacker_at[h] < 0:
                 buf[action] = 1
                 found = True
         return found
 
-    def _legal_attacker_placements(self, buf: bytearray, tab: FrameTables, seat: int) -> bool:
+    def _legal_attacker_placements(self, buf: bytearray, tables: FrameTables, seat: int) -> bool:
         """place_attacker: a reserve attacker enters on a free own blue hex."""
         if not self.reserve[seat]:
             return False
         attacker_at, resource_at = self.attacker_at, self.resource_at
         found = False
-        for h, action in tab.place_att[seat]:
+        for h, action in tables.attacker_entries[seat]:
             if attacker_at[h] < 0 and resource_at[h] < 0:
                 buf[action] = 1
                 found = True
         return found
 
-    def _legal_steps(self, buf: bytearray, tab: FrameTables, seat: int) -> bool:
+    def _legal_steps(self, buf: bytearray, tables: FrameTables, seat: int) -> bool:
         """step: an attacker moves or captures one hex over.
 
         Which steps an attacker on h may take depends only on h's six
@@ -372,7 +372,7 @@ class AmethystAmberState(State):
             key = (h, own & around, foe, enemy_defenders & corner_bits[h])
             entry = memo.get(key)
             if entry is None:
-                entry = self._step_bytes(tab, h, seat)
+                entry = self._step_bytes(tables, h, seat)
                 if len(memo) >= STEP_MEMO_SIZE:
                     memo.clear()
                 memo[key] = entry
@@ -382,15 +382,15 @@ class AmethystAmberState(State):
                 found = True
         return found
 
-    def _step_bytes(self, tab: FrameTables, h: int, seat: int) -> tuple[int, bytes]:
+    def _step_bytes(self, tables: FrameTables, h: int, seat: int) -> tuple[int, bytes]:
         """(first action, six mask bytes) of the steps seat's attacker on
         h may take now, or (first action, b"") when it has none."""
         opponent = 1 - seat
         attacker_at, resource_at = self.attacker_at, self.resource_at
         enemy_defenders = self.defender_bits[opponent]
-        first = tab.step_lo[h]
+        first = tables.first_step[h]
         out = bytearray(NUM_DIRECTIONS)
-        for action, n, gate in tab.steps[h]:
+        for action, n, gate in tables.steps[h]:
             if enemy_defenders & gate == gate:
                 continue  # an enemy wall closes the gate
             owner = attacker_at[n]
@@ -401,9 +401,9 @@ class AmethystAmberState(State):
             out[action - first] = 1
         return first, bytes(out) if any(out) else b""
 
-    def _legal_end(self, buf: bytearray, tab: FrameTables, seat: int) -> bool:
+    def _legal_end(self, buf: bytearray, tables: FrameTables, seat: int) -> bool:
         """end: after a defender move, stopping is always allowed."""
-        buf[ActionBlock.END_DEFENDER_MOVES] = 1
+        buf[END_ACTION] = 1
         return True
 
     # --- the mask -----------------------------------------------------------------
@@ -426,15 +426,15 @@ class AmethystAmberState(State):
         kind as ``plan`` offers them; pass when none has a legal action."""
         seat = self.acting_seat
         game = self.game
-        tab = game.frame_tables[1 if seat == 1 and game.relative_frame else 0]
+        tables = game.frame_tables[1 if seat == 1 and game.relative_frame else 0]
         found = False
         for legal, forced, block in plan:
             if block is None:
-                wrote = legal(self, buf, tab, seat)
+                wrote = legal(self, buf, tables, seat)
             else:
                 x = legal(self, seat)
                 wrote = bool(x)
-                actions = tab.by_brick[block]
+                actions = tables.by_brick[block]
                 while x:
                     low = x & -x
                     buf[actions[low.bit_length() - 1]] = 1
