@@ -169,7 +169,7 @@ class AmethystAmberState(State):
         Field("moves_this_turn"),
         Field("defender_bits", "list"),
         Field("attacker_at", "list"),
-        Field("attacker_hexes", "lists"),
+        Field("attacker_hexes", "list_pair"),
         Field("resource_at", "list"),
         Field("prisoners_under", "list"),
         Field("resource_hexes", "list"),  # hexes holding a resource token

@@ -31,6 +31,9 @@ COPY_EXPRESSIONS = {
     "value": "value",  # immutable values: ints, strings, tuples, None
     "list": "value[:]",  # a list of immutable values
     "lists": "[row[:] for row in value]",  # a list of such lists
+    # two such lists (one per seat of a two-seat game): no comprehension,
+    # which costs a frame of its own on Python < 3.12
+    "list_pair": "[value[0][:], value[1][:]]",
     "dict_of_lists": "{k: v[:] for k, v in value.items()}",
     "copy": "value.copy()",  # arrays, sets, dicts of values, decks: anything with copy()
     "copies": "[item.copy() for item in value]",  # a list of records with copy()

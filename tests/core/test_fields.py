@@ -18,6 +18,7 @@ def test_clone_copies_each_kind_independently():
         Field("number"),
         Field("items", "list"),
         Field("rows", "lists"),
+        Field("seats", "list_pair"),
         Field("table", "dict_of_lists"),
         Field("array", "copy"),
         Field("cache", "reset", reset=None),
@@ -25,13 +26,16 @@ def test_clone_copies_each_kind_independently():
     original = Holder()
     original.game = "the game"
     original.number, original.items, original.rows = 3, [1, 2], [[1], [2]]
+    original.seats = [[4], [5, 6]]
     original.table, original.array, original.cache = {"k": [1]}, np.zeros(2), {"stale": 1}
     clone = compile_clone(Holder, fields)(original)
     clone.items.append(9)
     clone.rows[0].append(9)
+    clone.seats[1].append(9)
     clone.table["k"].append(9)
     clone.array[0] = 9
     assert original.items == [1, 2] and original.rows == [[1], [2]] and original.table == {"k": [1]}
+    assert original.seats == [[4], [5, 6]] and clone.seats == [[4], [5, 6, 9]]
     assert original.array[0] == 0 and clone.cache is None and clone.game == "the game" and clone.number == 3
 
 
