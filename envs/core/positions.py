@@ -89,6 +89,23 @@ def integer_list(low: Bound, high: Bound, length: Bound | None = None) -> Callab
     return convert
 
 
+def flag_list(length: Bound | None = None) -> Callable[[Any, Any], list[bool]]:
+    """A ``from_json`` for a list of true/false values (of ``length`` entries, if given)."""
+    flag = flag_entry()
+
+    def convert(value: Any, game: Any) -> list[bool]:
+        size = None if length is None else _bound(length, game)
+        converted = []
+        for i, entry in enumerate(as_list(value, size)):
+            try:
+                converted.append(flag(entry, game))
+            except PositionError as exc:
+                raise PositionError(f"entry {i} {exc}") from None
+        return converted
+
+    return convert
+
+
 def integer_rows(
     low: Bound, high: Bound, rows: Bound, row_length: Bound | None = None
 ) -> Callable[[Any, Any], list[list[int]]]:
@@ -118,10 +135,14 @@ def require(condition: bool, message: str) -> None:
         raise PositionError(message)
 
 
-def check_conservation(zones: Mapping[str, Iterable], expected: Iterable, what: str) -> None:
+def check_conservation(
+    zones: Mapping[str, Iterable], expected: Iterable, what: str, complete: bool = True
+) -> None:
     """Every item of ``expected`` (a multiset: a deck's cards, a bag's tiles)
-    lies in exactly one of ``zones`` (name -> items), and nothing else does.
-    The error names the first item found too often or missing."""
+    lies in exactly one of ``zones`` (name -> items), and nothing else does;
+    with ``complete=False`` items may also be gone (cards out of the game),
+    but none is there twice. The error names the first item found too often
+    or missing."""
     want = Counter(expected)
     found: Counter = Counter()
     where: dict[Any, list[str]] = {}
@@ -135,5 +156,5 @@ def check_conservation(zones: Mapping[str, Iterable], expected: Iterable, what: 
             raise PositionError(
                 f"{what} {item!r} is there {found[item]} times (in {places}); the game has {want[item]}"
             )
-        if found[item] < want[item]:
+        if complete and found[item] < want[item]:
             raise PositionError(f"{what} {item!r} is missing: {found[item]} of {want[item]} found")

@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from meeplezoo.envs.core.state import config_digest
+
 FORMAT = "meeplezoo-replay"
 VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -120,12 +122,6 @@ def position_digest(state) -> str:
     """Short sha256 of a position (its ``to_dict``, keys sorted): two runs
     agree on it exactly when they reached the same position, generator included."""
     text = json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:DIGEST_CHARS]
-
-
-def config_digest(config: dict) -> str:
-    """Short sha256 of a validated config (keys sorted)."""
-    text = json.dumps(config, sort_keys=True, separators=(",", ":"), default=repr)
     return hashlib.sha256(text.encode()).hexdigest()[:DIGEST_CHARS]
 
 

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import abc
 import copy
+import functools
+import hashlib
+import json
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -61,6 +64,60 @@ def integer_index(action: Any) -> int | None:
         return operator.index(action)
     except TypeError:
         return None
+
+
+def config_digest(config: dict) -> str:
+    """Short sha256 of a validated config (keys sorted): a position or a
+    replay records it, so it is never loaded into a game of another config."""
+    text = json.dumps(config, sort_keys=True, separators=(",", ":"), default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# What a game's loader may raise on a malformed dict; the checked loader turns
+# each into a ValueError that says the position does not fit the game.
+LOADER_MISTAKES = (KeyError, TypeError, IndexError, AttributeError, OverflowError, StopIteration)
+
+
+def _checked_loader(load: Callable) -> Callable:
+    """Wrap a game's ``state_from_dict`` in the one validation path every
+    position goes through: a dict, of this config, read without crashing,
+    then the game's own consistency rules (``State.check_position``)."""
+
+    @functools.wraps(load)
+    def state_from_dict(game: Game, data: dict) -> State:
+        name = game.info.name
+        if not isinstance(data, dict):
+            raise TypeError(f"{name}: a position must be a dict, got {type(data).__name__}")
+        recorded = data.get("config_digest")
+        if recorded is not None and recorded != config_digest(game.config):
+            raise ValueError(
+                f"{name}: the position's config_digest {recorded!r} belongs to another config than this game's "
+                f"({config_digest(game.config)!r}); load it into a game made with the config it was saved from"
+            )
+        try:
+            state = load(game, data)
+            state.check_position()
+        except ValueError:
+            raise
+        except LOADER_MISTAKES as exc:
+            raise ValueError(
+                f"{name}: the position does not fit this game ({type(exc).__name__}: {exc})"
+            ) from None
+        return state
+
+    state_from_dict.checked = True
+    return state_from_dict
+
+
+def _with_config_digest(to_dict: Callable) -> Callable:
+    @functools.wraps(to_dict)
+    def with_digest(state: State) -> dict:
+        data = to_dict(state)
+        data["config_digest"] = config_digest(state.game.config)
+        return data
+
+    with_digest.adds_digest = True
+    return with_digest
 
 
 class Game(abc.ABC):
@@ -113,6 +170,9 @@ class Game(abc.ABC):
         super().__init_subclass__(**kwargs)
         if "options" in cls.__dict__:
             cls.defaults = defaults_of(cls.options)
+        loader = cls.__dict__.get("state_from_dict")
+        if loader is not None and not getattr(loader, "checked", False):
+            cls.state_from_dict = _checked_loader(loader)
 
     def __init__(self, **config: Any) -> None:
         unknown = sorted(set(config) - set(self.defaults))
@@ -147,7 +207,13 @@ class Game(abc.ABC):
         """A fresh game; all setup chance drawn from ``make_rng(seed)``."""
 
     def state_from_dict(self, data: dict) -> State:
-        """Rebuild a state written by ``State.to_dict`` (inverse of it)."""
+        """Rebuild a state written by ``State.to_dict`` (inverse of it).
+
+        A game's override is wrapped once (see ``__init_subclass__``) in the
+        shared checks: a dict, whose ``config_digest`` (when present) is this
+        game's, that loads without crashing and passes the state's
+        ``check_position``; anything else is a ValueError (TypeError for a
+        non-dict) and no state is returned."""
         raise NotImplementedError
 
     def __repr__(self) -> str:  # pragma: no cover - cosmetic
@@ -173,6 +239,9 @@ class State(abc.ABC):
         super().__init_subclass__(**kwargs)
         if "fields" in cls.__dict__ and "clone" not in cls.__dict__:
             cls.clone = compile_clone(cls, cls.fields)
+        writer = cls.__dict__.get("to_dict")
+        if writer is not None and not getattr(writer, "adds_digest", False):
+            cls.to_dict = _with_config_digest(writer)
 
     # --- whose move -------------------------------------------------------
     @property
@@ -305,7 +374,7 @@ class State(abc.ABC):
         not one field each extend it."""
         if not self.fields:
             raise NotImplementedError(f"{type(self).__name__} declares no fields; override to_dict")
-        return fields_to_dict(self, self.fields)
+        return {**fields_to_dict(self, self.fields), "config_digest": config_digest(self.game.config)}
 
     @classmethod
     def from_dict(cls, game: Game, data: dict) -> State:
@@ -320,6 +389,12 @@ class State(abc.ABC):
         fields_from_dict(state, cls.fields, data, game.info.name)
         state._after_load(data)
         return state
+
+    def check_position(self) -> None:  # noqa: B027 (optional hook)
+        """Raise ValueError naming the rule a freshly loaded position breaks
+        (every card, tile and piece exactly once, counts within the game's
+        limits, a phase that fits the pending decision...). Called by the
+        checked ``state_from_dict`` before the state is handed out."""
 
     def _after_load(self, data: dict) -> None:  # noqa: B027 (optional hook)
         """Read the position-dict entries that are not one field each and

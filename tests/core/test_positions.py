@@ -71,3 +71,29 @@ def test_conservation_names_the_duplicated_and_the_missing_item():
         check_conservation({"deck": [1, 2]}, [1, 2, 3], "card")
     with pytest.raises(PositionError, match="card 7 is there 1 times"):
         check_conservation({"deck": [1, 2, 3, 7]}, [1, 2, 3], "card")
+
+
+def test_a_position_of_another_config_is_refused():
+    position = HighCardGame(max_turns=12).new_initial_state(seed=1).to_dict()
+    with pytest.raises(ValueError, match="belongs to another config"):
+        HighCardGame(max_turns=13).state_from_dict(position)
+    del position["config_digest"]  # a hand-written position names no config: accepted
+    HighCardGame(max_turns=13).state_from_dict(position)
+
+
+def test_loader_crashes_become_value_errors_and_non_dicts_type_errors():
+    game = HighCardGame()
+    position = game.new_initial_state(seed=1).to_dict()
+    position["deck"] = 5
+    with pytest.raises(ValueError, match="high_card_v0"):
+        game.state_from_dict(position)
+    with pytest.raises(TypeError, match="a position must be a dict, got list"):
+        game.state_from_dict([])
+
+
+def test_the_toy_game_refuses_a_card_in_two_places():
+    game = HighCardGame()
+    position = game.new_initial_state(seed=1).to_dict()
+    position["cards"][1] = position["cards"][0]
+    with pytest.raises(ValueError, match=r"card \d is there 2 times \(in cards, cards\)"):
+        game.state_from_dict(position)

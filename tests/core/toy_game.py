@@ -18,6 +18,13 @@ from meeplezoo.envs.core.cards import canonical_shuffle
 from meeplezoo.envs.core.draw import Canvas, seat_color
 from meeplezoo.envs.core.fields import generator_field, saved
 from meeplezoo.envs.core.options import integer
+from meeplezoo.envs.core.positions import (
+    check_conservation,
+    flag_list,
+    integer_entry,
+    integer_list,
+    seat_entry,
+)
 from meeplezoo.envs.core.turns import next_seat, relative_seats
 
 SWAP, STOP = 0, 1
@@ -57,13 +64,17 @@ class HighCardGame(Game):
 
 class HighCardState(State):
     fields = (
-        saved("deck", "list"),
-        saved("cards", "list"),
-        saved("stopped", "list"),
-        saved("player"),
-        saved("turns"),
+        saved("deck", "list", from_json=integer_list(0, 9)),
+        saved("cards", "list", from_json=integer_list(0, 9, lambda game: game.num_players)),
+        saved("stopped", "list", from_json=flag_list(lambda game: game.num_players)),
+        saved("player", from_json=seat_entry()),
+        saved("turns", from_json=integer_entry(0, lambda game: game.max_turns)),
         generator_field(),
     )
+
+    def check_position(self):
+        # a swapped-out card leaves the game, so cards may be missing, never doubled
+        check_conservation({"deck": self.deck, "cards": self.cards}, range(10), "card", complete=False)
 
     def __init__(self, game, rng):
         self.game, self.rng = game, rng
