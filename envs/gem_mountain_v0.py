@@ -44,7 +44,7 @@ gem_mountain_v0.env(num_players=2, map_rows=6, map_cols=6, dark_tunnels=False,
 | `start_tiles` | `"none"` | `none`, `action`, `action_secret`, `any`, `any_secret` |
 | `start_player_chooses_arrow` | False | seat 0 first picks the starting corner and gets no start tile |
 | `action_limit` | `"per_window"` | `per_window` (1 before + 1 after the grab), `per_turn` (1 a turn), `unlimited` |
-| `max_turns` | None (= 4 R C) | turn limit (truncation) |
+| `max_turns` | None (= 4 R C) | turn limit (truncation), 1..100000 |
 | `reward_mode` | `"rank"` | `rank` (rank k of n worth 1 - 2(k-1)/(n-1), ties averaged) or `score_diff` ((own - mean of others)/20) |
 | `layout_override`, `rotation_override`, `arrow_override`, `holdings_override` | None | test hooks: tile names per cell (None = empty), rotations, arrow positions, each seat's starting gems/actions (`{"Ruby": 2, "Gust": 1, "secret": "Anchor"}`) |
 | `render_mode` | None | `ansi`, `rgb_array`, `human` |

@@ -39,17 +39,19 @@ class Geometry:
 
     def __init__(self, rows: int, cols: int) -> None:
         self.rows, self.cols = rows, cols
-        self.m = rows * cols
-        cells = [(i // cols, i % cols) for i in range(self.m)]
-        # dist[p][i]: layer of cell i seen from arrow position p
-        self.dist = [[distance(p, r, c, rows, cols) for r, c in cells] for p in range(8)]
-        self.depth = [max(d) + 1 for d in self.dist]
-        # cell_dist[i][p]: the same, cell first (a removal updates all 8 layer counts)
-        self.cell_dist = [tuple(self.dist[p][i] for p in range(8)) for i in range(self.m)]
+        self.num_cells = rows * cols
+        cells = [(i // cols, i % cols) for i in range(self.num_cells)]
+        positions = range(len(POSITION_NAMES))
+        # distances[p][i]: layer of cell i seen from arrow position p
+        self.distances = [[distance(p, r, c, rows, cols) for r, c in cells] for p in positions]
+        # depth[p]: how many layers arrow position p sees
+        self.depth = [max(d) + 1 for d in self.distances]
+        # cell_distances[i][p]: the same, cell first (a removal updates all 8 layer counts)
+        self.cell_distances = [tuple(self.distances[p][i] for p in positions) for i in range(self.num_cells)]
         # layers[p][k]: cells (row-major) of layer k from p
         self.layers = [
-            [[i for i in range(self.m) if self.dist[p][i] == k] for k in range(self.depth[p])]
-            for p in range(8)
+            [[i for i in range(self.num_cells) if self.distances[p][i] == k] for k in range(self.depth[p])]
+            for p in positions
         ]
 
 

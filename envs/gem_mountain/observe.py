@@ -5,18 +5,22 @@ PLANES planes of M = R*C cells each (plane k, cell i at k*M + i, so the
 front part reshapes to (PLANES, R, C)), then GLOBAL features. Everything that
 depends only on the configuration is a lookup table built once per Game.
 
+The :class:`Observer` reads the state and nothing in the rules knows it.
 Two encoders give the same vector: :func:`encode` builds it from scratch;
-:func:`encode_cached` keeps each seat's last vector on the state and rewrites
-only what changed since (cells logged by the rules, the arrow planes when a
-top layer or an arrow moved, the seats whose holdings changed, the small
-per-step block). Tests check that they agree over random play.
+:meth:`Observer.encode` keeps each seat's last vector together with the
+parts of the state it was built from, and rewrites only what differs now
+(the cells whose tile, rotation, face or peeks changed, the arrow planes
+when a top layer or an arrow moved, the seats whose holdings changed, the
+small per-step block). Because it compares with the state itself, it is
+right for any state of the game, clones and loaded positions included.
+Tests check that the two agree over random play.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.envs.gem_mountain import tiles as T
+from meeplezoo.envs.gem_mountain import tiles
 
 PLANES = 113
 GLOBAL = 239
@@ -28,14 +32,17 @@ P_AVAIL, P_TUNNEL, P_SHARDS = 110, 111, 112
 G_SEATS, G_SECRET, G_PHASE, G_RES, G_SUB, G_ARROW = 18, 148, 172, 179, 195, 199
 G_OWED, G_LANTERN, G_FLAGS, G_UNSEEN, G_TAIL, G_TURN = 201, 202, 203, 207, 230, 237
 SEAT = 26
+ARROW_CACHE_LIMIT = 50_000  # arrow blocks kept per game before that cache starts over
 
 
 class _Tables:
+    """Everything the encoder needs that depends only on the configuration."""
+
     def __init__(self, game) -> None:
-        geo = game.geo
+        geo = game.geometry
         n = game.num_players
-        nd = T.NUM_DESIGNS
-        M = self.m = game.m
+        nd = tiles.NUM_DESIGNS
+        M = self.m = game.num_cells
         # planes 0..98 of a cell: present, face-up, known, 4 x 24 section one-hots
         tab = np.zeros((nd * 8 + 2, P_PEEK), dtype=np.int8)
         for d in range(nd):
@@ -43,17 +50,17 @@ class _Tables:
                 for up in (0, 1):
                     row = tab[(d * 4 + r) * 2 + up]
                     row[0], row[1], row[2] = 1, up, 1
-                    for s, c in enumerate(T.SECTION_CONTENT[d][r]):
+                    for s, c in enumerate(tiles.SECTION_CONTENT[d][r]):
                         row[P_SECTIONS + 24 * s + c] = 1
         self.unknown = nd * 8
         self.empty = nd * 8 + 1
         tab[self.unknown, 0] = 1
         for s in range(4):
-            tab[self.unknown, P_SECTIONS + 24 * s + T.UNKNOWN] = 1
+            tab[self.unknown, P_SECTIONS + 24 * s + tiles.UNKNOWN] = 1
         self.cell_rows = tab
-        self.dist = [np.array(d, dtype=np.int8) for d in geo.dist]
+        self.dist = [np.array(d, dtype=np.int8) for d in geo.distances]
         self.layer = [
-            [np.array([x == k for x in geo.dist[p]], dtype=np.int8) for k in range(geo.depth[p])]
+            [np.array([x == k for x in geo.distances[p]], dtype=np.int8) for k in range(geo.depth[p])]
             for p in range(8)
         ]
         self.arrow_cache: dict[tuple, np.ndarray] = {}
@@ -79,20 +86,21 @@ class _Tables:
         self.peek_bytes = [[row.tobytes() for row in rel] for rel in self.peekrel]
         self.arrow_bytes = {k: v.tobytes() for k, v in self.arrow_rows.items()}
         self.secret_bytes = {}
-        for sec in range(-1, T.NUM_CONTENTS):
+        for sec in range(-1, tiles.NUM_CONTENTS):
             row = np.zeros(24, dtype=np.int8)
-            row[sec if sec >= 0 else T.UNKNOWN] = 1
+            row[sec if sec >= 0 else tiles.UNKNOWN] = 1
             self.secret_bytes[sec] = row.tobytes()
         self.zero_tail = bytes(PLANES - P_ARROWS)
         cfg = game.config
         self.tail = np.array(
-            [bool(cfg[k]) for k in T.MODULES] + [game.limit == k for k in range(3)], dtype=np.int8
+            [bool(cfg[k]) for k in tiles.MODULES] + [game.action_limit == k for k in range(3)], dtype=np.int8
         )
         self.pool_counts = list(game.pool_counts)
         self.orders = [[(me + k) % n for k in range(n)] for me in range(n)]
         # a grab can yield more than one shard only where the map holds split tiles
-        self.split = game.layout is not None and not all(T.PLAIN[d] for d in game.layout if d is not None)
-        self.split = self.split or (game.layout is None and bool(cfg["gemshards"]))
+        layout = game.fixed_layout
+        self.split = layout is not None and not all(tiles.PLAIN[d] for d in layout if d is not None)
+        self.split = self.split or (layout is None and bool(cfg["gemshards"]))
         self.size = PLANES * M + GLOBAL
 
     def arrow_block(self, arrows, key) -> np.ndarray:
@@ -109,7 +117,7 @@ class _Tables:
                 blk[3 * j + 2] = self.layer[p][sk]
         blk[6] = np.maximum(blk[1], blk[4])
         blk[7] = np.maximum(blk[2], blk[5])
-        if len(self.arrow_cache) > 50000:
+        if len(self.arrow_cache) > ARROW_CACHE_LIMIT:
             self.arrow_cache.clear()
         self.arrow_cache[key] = blk
         return blk
@@ -117,14 +125,14 @@ class _Tables:
     def dyn_row(self, key: tuple) -> np.ndarray:
         """Globals G_PHASE..G_UNSEEN for one (phase, action, sub-step, flags) key."""
         row = np.zeros(G_UNSEEN - G_PHASE, dtype=np.int8)
-        phase, res, sub, carrow = key[:4]
+        phase, resolving, sub_step, chosen_arrow = key[:4]
         if phase >= 0:
             row[phase] = 1
-        if res >= 0:
-            row[G_RES - G_PHASE + res] = 1
-            row[G_SUB - G_PHASE + sub] = 1
-            if carrow >= 0:
-                row[G_ARROW - G_PHASE + carrow] = 1
+        if resolving >= 0:
+            row[G_RES - G_PHASE + resolving] = 1
+            row[G_SUB - G_PHASE + sub_step] = 1
+            if chosen_arrow >= 0:
+                row[G_ARROW - G_PHASE + chosen_arrow] = 1
         row[G_OWED - G_PHASE :] = key[4:]
         self.dyn_cache[key] = row
         self.dyn_bytes[key] = row.tobytes()
@@ -133,79 +141,87 @@ class _Tables:
 
 class Observer:
     """The game's observation encoder: declares the observation Box on the
-    game; its tables are built on first use (``_tables``)."""
+    game, builds its tables on first use and keeps each seat's last view."""
 
     def __init__(self, game) -> None:
         game.cell_features = PLANES
         game.global_features = GLOBAL
-        game.observation_shape = (PLANES * game.m + GLOBAL,)
+        game.observation_shape = (PLANES * game.num_cells + GLOBAL,)
         game.observation_planes = (PLANES, game.rows, game.cols)
         game.observation_dtype = np.int8
         game.observation_low, game.observation_high = -CAP, CAP
-        game._obs_tables = None
+        self.game = game
+        self._tables: _Tables | None = None
+        self._views: dict[int, _View] = {}
+
+    def tables(self) -> _Tables:
+        if self._tables is None:
+            self._tables = _Tables(self.game)
+        return self._tables
 
     def encode(self, st, me: int) -> np.ndarray:
-        return encode_cached(st, me)
-
-
-def _tables(game) -> _Tables:
-    t = game._obs_tables
-    if t is None:
-        t = game._obs_tables = _Tables(game)
-    return t
+        """Same vector as :func:`encode`, updated from the seat's previous
+        observation. Returns a fresh copy."""
+        view = self._views.get(me)
+        if view is None:
+            obs = encode(st, me)
+            self._views[me] = _View(st, obs, me)
+            return obs
+        view.update(st, me, self.tables())
+        return view.obs.copy()
 
 
 # ------------------------------------------------------------------ pieces
 def _arrow_key(st) -> tuple:
     """(arrow positions..., top layer per arrow..., second layer per arrow...)."""
     arrows = st.arrows
-    tops, secs = [], []
+    tops, seconds = [], []
     for p in arrows:
-        top = sec = -1
-        for k, v in enumerate(st.cnt[p]):
+        top = second = -1
+        for k, v in enumerate(st.layer_counts[p]):
             if v:
                 if top < 0:
                     top = k
                 else:
-                    sec = k
+                    second = k
                     break
         tops.append(top)
-        secs.append(sec)
-    return tuple(arrows + tops + secs)
+        seconds.append(second)
+    return tuple(arrows + tops + seconds)
 
 
 def _dyn_key(st) -> tuple:
     return (
-        -1 if (st.over or st.trunc) else st.phase,
-        st.res,
-        st.sub,
-        st.carrow,
-        st.owed,
-        st.lantern,
-        st.used_pre,
-        st.used_post,
-        st.anchor,
-        st.prism_on,
+        -1 if (st.over or st.cut_short) else st.phase,
+        st.resolving,
+        st.sub_step,
+        st.chosen_arrow,
+        st.grabs_owed,
+        st.lantern_peeks_left,
+        st.used_before,
+        st.used_after,
+        st.anchored,
+        st.prism_active,
     )
 
 
 def _codes_at(st, me: int, cells_idx, t) -> list[int]:
     """Table rows of what `me` sees at the given cells."""
-    cells, rot = st.cells, st.rot
-    if not st.game.dark:
+    cells, rotations = st.cells, st.rotations
+    if not st.game.dark_tunnels:
         empty = t.empty
-        return [empty if cells[i] < 0 else cells[i] * 8 + rot[i] * 2 + 1 for i in cells_idx]
+        return [empty if cells[i] < 0 else cells[i] * 8 + rotations[i] * 2 + 1 for i in cells_idx]
     bit = 1 << me
-    up, peek = st.up, st.peek
+    face_up, peeks = st.face_up, st.peeks
     out = []
     for i in cells_idx:
         d = cells[i]
         if d < 0:
             out.append(t.empty)
-        elif up[i]:
-            out.append((d * 4 + rot[i]) * 2 + 1)
-        elif peek[i] & bit:
-            out.append((d * 4 + rot[i]) * 2)
+        elif face_up[i]:
+            out.append((d * 4 + rotations[i]) * 2 + 1)
+        elif peeks[i] & bit:
+            out.append((d * 4 + rotations[i]) * 2)
         else:
             out.append(t.unknown)
     return out
@@ -213,36 +229,36 @@ def _codes_at(st, me: int, cells_idx, t) -> list[int]:
 
 def _write_arrow_planes(st, t, planes, key) -> None:
     """Planes 104..112: distances, top/second layers, grabbable, Tunnel, shards."""
-    atab = t.arrow_cache.get(key)
-    if atab is None:
-        atab = t.arrow_block(st.arrows, key)
-    np.multiply(atab, planes[P_PRESENT], out=planes[P_ARROWS:P_SHARDS])
+    block = t.arrow_cache.get(key)
+    if block is None:
+        block = t.arrow_block(st.arrows, key)
+    np.multiply(block, planes[P_PRESENT], out=planes[P_ARROWS:P_SHARDS])
     # plain tiles yield one shard; known split tiles are counted below
     np.multiply(planes[P_AVAIL], planes[P_KNOWN], out=planes[P_SHARDS])
     if t.split and st.arrows:
         cells = st.cells
-        prism = st.prism_on
+        prism = st.prism_active
         shards = planes[P_SHARDS]
         for i in np.flatnonzero(shards).tolist():
             d = cells[i]
-            if not T.PLAIN[d]:
-                shards[i] = len(T.SHARDS[d]) if prism else len(st.grab_options(i))
+            if not tiles.PLAIN[d]:
+                shards[i] = len(tiles.SHARDS[d]) if prism else len(st.grab_options(i))
 
 
 def _seat_row(st, me: int, q: int) -> list[int]:
-    row = st.gems[q] + st.acts[q]
-    sec = st.secret[q]
-    if q == me and 0 <= sec < 7:
+    row = st.gems[q] + st.action_tiles[q]
+    secret = st.secret_tiles[q]
+    if q == me and 0 <= secret < tiles.NUM_GEMS:
         row = list(row)
-        row[sec] += 1
-    row.append(1 if sec >= 0 else 0)
+        row[secret] += 1
+    row.append(1 if secret >= 0 else 0)
     if max(row) > CAP:
         row = [min(x, CAP) for x in row]
     return row
 
 
 def _scores(st, me: int) -> list[int]:
-    if 0 <= st.secret[me] < 7:
+    if 0 <= st.secret_tiles[me] < tiles.NUM_GEMS:
         return st.score_counts(st.gem_counts([me]))
     return st.public_scores()
 
@@ -255,16 +271,16 @@ def _write_scores(st, me: int, t, gl) -> None:
 
 def _unseen(st, me: int, t) -> list[int]:
     unseen = [a - b for a, b in zip(t.pool_counts, st.seen)]
-    if st.game.dark:
+    if st.game.dark_tunnels:
         bit = 1 << me
-        up, cells = st.up, st.cells
-        for i in [i for i, pk in enumerate(st.peek) if pk & bit]:  # peeks are wiped when a tile turns
-            if cells[i] >= 0 and not up[i]:
-                for c in T.SHARDS[cells[i]]:
+        face_up, cells = st.face_up, st.cells
+        for i in [i for i, peek in enumerate(st.peeks) if peek & bit]:  # peeks are wiped when a tile turns
+            if cells[i] >= 0 and not face_up[i]:
+                for c in tiles.SHARDS[cells[i]]:
                     unseen[c] -= 1
-    sec = st.secret[me]
-    if sec >= 0:
-        unseen[sec] -= 1
+    secret = st.secret_tiles[me]
+    if secret >= 0:
+        unseen[secret] -= 1
     return [x if 0 < x <= CAP else (0 if x <= 0 else CAP) for x in unseen]
 
 
@@ -276,13 +292,13 @@ def _turn_pair(st) -> tuple[int, int]:
 def encode(st, me: int) -> np.ndarray:
     """The observation of seat `me`, built from scratch."""
     g = st.game
-    t = _tables(g)
-    M, _n = g.m, g.num_players
+    t = g.observer.tables()
+    M = g.num_cells
     obs = np.zeros(t.size, dtype=np.int8)
     planes = obs[: PLANES * M].reshape(PLANES, M)
     planes[:P_PEEK] = t.cell_rows[_codes_at(st, me, range(M), t)].T
-    if g.dark:
-        planes[P_PEEK:P_ARROWS] = t.peekrel[me][st.peek].T
+    if g.dark_tunnels:
+        planes[P_PEEK:P_ARROWS] = t.peekrel[me][st.peeks].T
     _write_arrow_planes(st, t, planes, _arrow_key(st))
     gl = obs[PLANES * M :]
     gl[0:18] = t.arrow_rows[tuple(st.arrows)]
@@ -291,8 +307,8 @@ def encode(st, me: int) -> np.ndarray:
         gl[o] = 1
         gl[o + 1 : o + 25] = _seat_row(st, me, q)
     _write_scores(st, me, t, gl)
-    sec = st.secret[me]
-    gl[G_SECRET + (sec if sec >= 0 else T.UNKNOWN)] = 1
+    secret = st.secret_tiles[me]
+    gl[G_SECRET + (secret if secret >= 0 else tiles.UNKNOWN)] = 1
     key = _dyn_key(st)
     gl[G_PHASE:G_UNSEEN] = t.dyn_cache.get(key) if key in t.dyn_cache else t.dyn_row(key)
     gl[G_UNSEEN:G_TAIL] = _unseen(st, me, t)
@@ -301,22 +317,29 @@ def encode(st, me: int) -> np.ndarray:
     return obs
 
 
-class _ViewCache:
-    """The last observation built for one seat, and what it was built from.
-    The vector lives in a bytearray (cheap item and slice writes from Python)
-    with a numpy view over the same memory for the vectorised plane updates."""
+def _differing(now: list, before: list) -> list[int]:
+    return [i for i, (x, y) in enumerate(zip(now, before)) if x != y]
+
+
+class _View:
+    """The last observation built for one seat, and the parts of the state it
+    was built from. The vector lives in a bytearray (cheap item and slice
+    writes from Python) with a numpy view over the same memory for the
+    vectorised plane updates."""
 
     __slots__ = (
         "buf",
         "obs",
         "planes",
-        "logpos",
+        "cells",
+        "rotations",
+        "face_up",
+        "peeks",
         "key",
-        "coll",
-        "gemv",
-        "seat_ver",
-        "seen_ver",
-        "secret",
+        "gems",
+        "action_tiles",
+        "secret_tiles",
+        "seen",
         "arrows",
         "prism",
         "dyn",
@@ -326,15 +349,19 @@ class _ViewCache:
     def __init__(self, st, obs, me) -> None:
         self.buf = bytearray(obs.tobytes())
         self._views()
-        self.logpos = len(st._log)
+        self.cells, self.rotations, self.face_up, self.peeks = (
+            list(st.cells),
+            list(st.rotations),
+            list(st.face_up),
+            list(st.peeks),
+        )
         self.key = _arrow_key(st)
-        self.coll = st.coll_ver
-        self.gemv = st.gem_ver
-        self.seat_ver = list(st.seat_ver)
-        self.seen_ver = st.seen_ver
-        self.secret = st.secret[me]
+        self.gems = [list(row) for row in st.gems]
+        self.action_tiles = [list(row) for row in st.action_tiles]
+        self.secret_tiles = list(st.secret_tiles)
+        self.seen = list(st.seen)
         self.arrows = list(st.arrows)
-        self.prism = st.prism_on
+        self.prism = st.prism_active
         self.dyn = _dyn_key(st)
         self.turn = st.turn
 
@@ -351,99 +378,97 @@ class _ViewCache:
             setattr(self, k, v)
         self._views()
 
+    def update(self, st, me: int, t) -> None:
+        """Bring the vector up to date with ``st``."""
+        changed = self._changed_cells(st)
+        if changed:
+            self._write_cells(st, me, t, changed)
+        self._update_arrow_planes(st, t, changed)
+        G = len(self.buf) - GLOBAL
+        buf = self.buf
+        if self.arrows != st.arrows:
+            self.arrows = list(st.arrows)
+            buf[G : G + 18] = t.arrow_bytes[tuple(st.arrows)]
+        secret = st.secret_tiles[me]
+        my_secret_moved = secret != self.secret_tiles[me]
+        if (
+            self.gems != st.gems
+            or self.action_tiles != st.action_tiles
+            or self.secret_tiles != st.secret_tiles
+        ):
+            self._update_seats(st, me, t, G)
+        if my_secret_moved:
+            buf[G + G_SECRET : G + G_PHASE] = t.secret_bytes[secret]
+        # my peeks, a flip or a reveal change what I have not seen
+        if self.seen != st.seen or my_secret_moved or (changed and st.game.dark_tunnels):
+            self.seen = list(st.seen)
+            buf[G + G_UNSEEN : G + G_TAIL] = bytes(_unseen(st, me, t))
+        self._update_step_block(st, t, G)
 
-def encode_cached(st, me: int) -> np.ndarray:
-    """Same vector as :func:`encode`, updated from the seat's previous
-    observation of this state. Returns a fresh copy."""
-    cache = st._ocache.get(me)
-    if cache is None:
-        obs = encode(st, me)
-        st._ocache[me] = _ViewCache(st, obs, me)
-        return obs
-    g = st.game
-    t = g._obs_tables
-    buf = cache.buf
-    M = g.m
-    arrows = st.arrows
-    log = st._log
-    map_moved = cache.logpos != len(log)
-    only_removed = False
-    if map_moved:
-        changed = log[cache.logpos :]
-        cache.logpos = len(log)
-        if len(changed) > 1:
-            changed = sorted(set(changed))
-        cells = st.cells
-        only_removed = True
+    def _changed_cells(self, st) -> list[int]:
+        """Cells whose tile, rotation, face or peeks differ from the last view."""
+        changed: set[int] = set()
+        for name in ("cells", "rotations", "face_up", "peeks"):
+            now, before = getattr(st, name), getattr(self, name)
+            if now != before:
+                changed.update(_differing(now, before))
+                setattr(self, name, list(now))
+        return sorted(changed)
+
+    def _write_cells(self, st, me: int, t, changed: list[int]) -> None:
+        buf, M = self.buf, st.game.num_cells
         for i, code in zip(changed, _codes_at(st, me, changed, t)):
             buf[i : i + P_PEEK * M : M] = t.cell_bytes[code]
-            if cells[i] >= 0:
-                only_removed = False
-        if g.dark:
-            peek = st.peek
-            rel = t.peek_bytes[me]
+        if st.game.dark_tunnels:
+            peeks, relative = st.peeks, t.peek_bytes[me]
             for i in changed:
-                buf[i + P_PEEK * M : i + P_ARROWS * M : M] = rel[peek[i]]
-    if map_moved or cache.prism != st.prism_on or cache.arrows != arrows:
+                buf[i + P_PEEK * M : i + P_ARROWS * M : M] = relative[peeks[i]]
+
+    def _update_arrow_planes(self, st, t, changed: list[int]) -> None:
+        if not changed and self.prism == st.prism_active and self.arrows == st.arrows:
+            return
         key = _arrow_key(st)
-        if key != cache.key or (t.split and cache.prism != st.prism_on) or (map_moved and not only_removed):
-            _write_arrow_planes(st, t, cache.planes, key)
-            cache.key = key
-        elif map_moved:  # tiles left the map, the layers did not move: clear their columns
-            zero = t.zero_tail
+        cells = st.cells
+        only_removed = all(cells[i] < 0 for i in changed)
+        if key != self.key or (t.split and self.prism != st.prism_active) or not only_removed:
+            _write_arrow_planes(st, t, self.planes, key)
+            self.key = key
+        elif changed:  # tiles left the map, the layers did not move: clear their columns
+            buf, M, zero = self.buf, st.game.num_cells, t.zero_tail
             for i in changed:
                 buf[i + P_ARROWS * M : PLANES * M : M] = zero
-        cache.prism = st.prism_on
-    G = PLANES * M
-    if cache.arrows != arrows:
-        cache.arrows = list(arrows)
-        buf[G : G + 18] = t.arrow_bytes[tuple(arrows)]
-    if cache.coll != st.coll_ver:
-        cache.coll = st.coll_ver
-        sv, cv = st.seat_ver, cache.seat_ver
+        self.prism = st.prism_active
+
+    def _update_seats(self, st, me: int, t, G: int) -> None:
+        buf = self.buf
+        gems_moved = self.gems != st.gems or self.secret_tiles[me] != st.secret_tiles[me]
         for k, q in enumerate(t.orders[me]):
-            if sv[q] != cv[q]:
-                cv[q] = sv[q]
+            now = (st.gems[q], st.action_tiles[q], st.secret_tiles[q])
+            if now != (self.gems[q], self.action_tiles[q], self.secret_tiles[q]):
                 o = G + G_SEATS + SEAT * k + 1
                 buf[o : o + 24] = bytes(_seat_row(st, me, q))
-        if cache.gemv != st.gem_ver:
-            cache.gemv = st.gem_ver
+        if gems_moved:
             scores = _scores(st, me)
             o = G + G_SEATS + 25
             for q in t.orders[me]:
                 x = scores[q]
                 buf[o] = (x if x <= CAP else CAP) & 255 if x >= -CAP else 129
                 o += SEAT
-        sec = st.secret[me]
-        if sec != cache.secret:
-            cache.secret = sec
-            buf[G + G_SECRET : G + G_PHASE] = t.secret_bytes[sec]
-    # my peeks change what I have not seen: a peek of mine, or an Earthquake (logs every cell)
-    if cache.seen_ver != st.seen_ver or (
-        map_moved and g.dark and (len(changed) > 1 or st.peek[changed[0]] >> me & 1)
-    ):
-        cache.seen_ver = st.seen_ver
-        buf[G + G_UNSEEN : G + G_TAIL] = bytes(_unseen(st, me, t))
-    key = (
-        -1 if (st.over or st.trunc) else st.phase,
-        st.res,
-        st.sub,
-        st.carrow,
-        st.owed,
-        st.lantern,
-        st.used_pre,
-        st.used_post,
-        st.anchor,
-        st.prism_on,
-    )
-    if key != cache.dyn:
-        cache.dyn = key
-        row = t.dyn_bytes.get(key)
-        if row is None:
-            t.dyn_row(key)
-            row = t.dyn_bytes[key]
-        buf[G + G_PHASE : G + G_UNSEEN] = row
-    if cache.turn != st.turn:
-        cache.turn = st.turn
-        buf[G + G_TURN : G + GLOBAL] = bytes(_turn_pair(st))
-    return cache.obs.copy()
+        self.gems = [list(row) for row in st.gems]
+        self.action_tiles = [list(row) for row in st.action_tiles]
+        self.secret_tiles = list(st.secret_tiles)
+
+    def _update_step_block(self, st, t, G: int) -> None:
+        """The phase, the action being resolved and its flags; the turn counters."""
+        buf = self.buf
+        key = _dyn_key(st)
+        if key != self.dyn:
+            self.dyn = key
+            row = t.dyn_bytes.get(key)
+            if row is None:
+                t.dyn_row(key)
+                row = t.dyn_bytes[key]
+            buf[G + G_PHASE : G + G_UNSEEN] = row
+        if self.turn != st.turn:
+            self.turn = st.turn
+            buf[G + G_TURN : G + G_TURN + 2] = bytes(_turn_pair(st))

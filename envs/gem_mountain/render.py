@@ -31,7 +31,7 @@ from meeplezoo.envs.core.draw import (
     seat_color,
 )
 from meeplezoo.envs.core.textgrid import TextGrid, legend_lines
-from meeplezoo.envs.gem_mountain import tiles as T
+from meeplezoo.envs.gem_mountain import tiles
 from meeplezoo.envs.gem_mountain.geometry import POSITION_NAMES
 
 GEM_COLORS = (
@@ -70,7 +70,7 @@ ACTION_CODES = (
 CODES: tuple[str, ...] = GEM_CODES + ACTION_CODES
 # One letter per section of a split tile (only gems and two actions occur there).
 SPLIT_LETTERS: dict[int, str] = {
-    T.content_of(name): letter
+    tiles.content_of(name): letter
     for name, letter in (
         ("Diamond", "D"),
         ("Ruby", "R"),
@@ -96,11 +96,11 @@ POSITION_PLACES = (
 
 
 def _visible(st, i: int, viewer) -> bool:
-    return viewer is None or st.up[i] or bool(st.peek[i] >> viewer & 1)
+    return viewer is None or st.face_up[i] or bool(st.peeks[i] >> viewer & 1)
 
 
 def _sections(st, i: int) -> tuple[int, ...]:
-    return T.SECTION_CONTENT[st.cells[i]][st.rot[i]]
+    return tiles.SECTION_CONTENT[st.cells[i]][st.rotations[i]]
 
 
 def _label(st, i: int, viewer) -> str:
@@ -112,8 +112,8 @@ def _label(st, i: int, viewer) -> str:
     if not _visible(st, i, viewer):
         return "  ?? "
     sc = _sections(st, i)
-    mark = " " if st.up[i] else "*"
-    if T.PLAIN[d]:
+    mark = " " if st.face_up[i] else "*"
+    if tiles.PLAIN[d]:
         return f" {mark}{CODES[sc[0]]} "
     return mark + "".join(SPLIT_LETTERS.get(c, "?") for c in sc)
 
@@ -121,16 +121,16 @@ def _label(st, i: int, viewer) -> str:
 def _contents_in_play(st, viewer) -> list[int]:
     """Contents a legend must name: the game's pool and the public holdings
     (secret tiles come from the same pool, so nothing private is listed)."""
-    seen = {c for d in st.game.pool for c in T.SHARDS[d]}
+    seen = {c for d in st.game.pool for c in tiles.SHARDS[d]}
     counts = st.gem_counts(None if viewer is None else [viewer])
     for p in range(st.game.num_players):
         seen |= {k for k in range(7) if counts[p][k]}
-        seen |= {7 + k for k in range(16) if st.acts[p][k]}
+        seen |= {7 + k for k in range(16) if st.action_tiles[p][k]}
     return sorted(seen)
 
 
 def _split_letters_in_play(st) -> list[int]:
-    return sorted({c for d in st.game.pool if not T.PLAIN[d] for c in T.SHARDS[d]})
+    return sorted({c for d in st.game.pool if not tiles.PLAIN[d] for c in tiles.SHARDS[d]})
 
 
 def _arrow_text(st) -> str:
@@ -170,24 +170,26 @@ def ansi(st, viewer=None) -> str:
     counts = st.gem_counts(None if viewer is None else [viewer])
     scores = st.score_counts(counts)
     for p in range(g.num_players):
-        gems = " ".join(f"{T.GEM_NAMES[k]}:{counts[p][k]}" for k in range(7) if counts[p][k])
-        acts = " ".join(f"{T.ACTION_NAMES[k]}:{st.acts[p][k]}" for k in range(16) if st.acts[p][k])
+        gems = " ".join(f"{tiles.GEM_NAMES[k]}:{counts[p][k]}" for k in range(7) if counts[p][k])
+        acts = " ".join(
+            f"{tiles.ACTION_NAMES[k]}:{st.action_tiles[p][k]}" for k in range(16) if st.action_tiles[p][k]
+        )
         sec = ""
-        if st.secret[p] >= 0:
-            sec = f" secret:{T.CONTENT_NAMES[st.secret[p]]}" if viewer in (None, p) else " secret:?"
+        if st.secret_tiles[p] >= 0:
+            sec = f" secret:{tiles.CONTENT_NAMES[st.secret_tiles[p]]}" if viewer in (None, p) else " secret:?"
         lines.append(f"player_{p} score {scores[p]:+d} | {gems or '-'} | {acts or '-'}{sec}")
     lines.append("")
     in_play = _contents_in_play(st, viewer)
-    lines += legend_lines("gem tiles", [(CODES[c], T.CONTENT_NAMES[c]) for c in in_play if c < 7])
-    lines += legend_lines("action tiles", [(CODES[c], T.CONTENT_NAMES[c]) for c in in_play if c >= 7])
+    lines += legend_lines("gem tiles", [(CODES[c], tiles.CONTENT_NAMES[c]) for c in in_play if c < 7])
+    lines += legend_lines("action tiles", [(CODES[c], tiles.CONTENT_NAMES[c]) for c in in_play if c >= 7])
     split = _split_letters_in_play(st)
     if split:
         lines += legend_lines(
             "split tiles, one letter per section NE SE SW NW",
-            [(SPLIT_LETTERS[c], T.CONTENT_NAMES[c]) for c in split],
+            [(SPLIT_LETTERS[c], tiles.CONTENT_NAMES[c]) for c in split],
         )
     marks = [("..", "taken")]
-    if g.dark:
+    if g.dark_tunnels:
         marks = [("??", "face down"), ("*", "before a code: face down, but known to you")] + marks
     lines += legend_lines("marks", marks)
     lines += textwrap.wrap(
@@ -213,17 +215,17 @@ def _content_color(c: int):
 
 def _legend_keys(st, viewer) -> list[Key]:
     in_play = _contents_in_play(st, viewer)
-    keys = [Key(T.CONTENT_NAMES[c], GEM_COLORS[c], "box", INK, CODES[c]) for c in in_play if c < 7]
-    keys += [Key(T.CONTENT_NAMES[c], ACTION_COLOR, "box", INK, CODES[c]) for c in in_play if c >= 7]
+    keys = [Key(tiles.CONTENT_NAMES[c], GEM_COLORS[c], "box", INK, CODES[c]) for c in in_play if c < 7]
+    keys += [Key(tiles.CONTENT_NAMES[c], ACTION_COLOR, "box", INK, CODES[c]) for c in in_play if c >= 7]
     g = st.game
-    if g.dark:
+    if g.dark_tunnels:
         keys.append(Key("face down", DOWN_COLOR, "diamond", INK, "?", WHITE))
         keys.append(Key("dot: face down, but known to you", DOWN_COLOR, "disc", WHITE))
     keys.append(Key("taken", None, "diamond", GREY))
     keys.append(Key("arrow 1", ARROW_COLORS[0], "disc", INK, "N", WHITE))
     if g.two_arrows:
         keys.append(Key("arrow 2", ARROW_COLORS[1], "disc", INK, "S", WHITE))
-    if g.secret_mode:
+    if g.secret_start_tiles:
         keys.append(
             Key("secret tile (content shown only to its owner)", DOWN_COLOR, "box", seat_color(0), "?", WHITE)
         )
@@ -318,14 +320,14 @@ def _draw_map(cv: Canvas, st, viewer, center, h: float) -> None:
         for s in range(4):  # NE, SE, SW, NW triangles
             tri = [(x, y), pts[s], pts[(s + 1) % 4]]
             cv.polygon(tri, fill=_content_color(sc[s]), outline=None)
-        cv.polygon(pts, fill=None, outline=INK, width=2 if not st.up[i] else 1)
-        if T.PLAIN[d]:
+        cv.polygon(pts, fill=None, outline=INK, width=2 if not st.face_up[i] else 1)
+        if tiles.PLAIN[d]:
             cv.text(
                 x, y, CODES[sc[0]], fill=readable_ink(_content_color(sc[0])), anchor="mm", size=LABEL_SIZE
             )
         else:
             _split_marks(cv, sc, x, y, h)
-        if not st.up[i]:  # face down, but known to this viewer
+        if not st.face_up[i]:  # face down, but known to this viewer
             cv.circle(x, y + h * 0.6, 3, fill=DOWN_COLOR, outline=WHITE)
 
 
@@ -353,15 +355,15 @@ def _draw_holdings(cv: Canvas, st, viewer, x0: float, y: float) -> float:
                 cv.text(x + 10, y + mid, CODES[k], fill=readable_ink(GEM_COLORS[k]), anchor="mm", size=10)
                 x += 24 + cv.text(x + 24, y + mid, f"x{counts[p][k]}", anchor="lm") + 8
         for k in range(16):
-            if st.acts[p][k]:
+            if st.action_tiles[p][k]:
                 cv.rect(x, y + mid - 8, x + 20, y + mid + 8, fill=ACTION_COLOR, outline=INK)
                 cv.text(x + 10, y + mid, CODES[7 + k], fill=INK, anchor="mm", size=10)
-                x += 24 + cv.text(x + 24, y + mid, f"x{st.acts[p][k]}", anchor="lm") + 8
-        if st.secret[p] >= 0:
+                x += 24 + cv.text(x + 24, y + mid, f"x{st.action_tiles[p][k]}", anchor="lm") + 8
+        if st.secret_tiles[p] >= 0:
             known = viewer in (None, p)
-            fill = _content_color(st.secret[p]) if known else DOWN_COLOR
+            fill = _content_color(st.secret_tiles[p]) if known else DOWN_COLOR
             cv.rect(x, y + mid - 8, x + 20, y + mid + 8, fill=fill, outline=seat_color(p), width=2)
-            mark = CODES[st.secret[p]] if known else "?"
+            mark = CODES[st.secret_tiles[p]] if known else "?"
             cv.text(x + 10, y + mid, mark, fill=readable_ink(fill), anchor="mm", size=10)
             cv.text(x + 24, y + mid, "secret", anchor="lm")
         y += PANEL_ROW

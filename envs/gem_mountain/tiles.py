@@ -8,6 +8,8 @@ has pairwise different shard contents, so a content names its shard).
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 GEM_NAMES = ("Diamond", "Ruby", "Emerald", "Sapphire", "Topaz", "Onyx", "Opal")
 GEM_VALUES = (5, 4, 3, 2, 1, 6, 3)
 NUM_GEMS = 7
@@ -30,27 +32,31 @@ ACTION_NAMES = (
     "Twister",
     "Reserved",
 )
-NUM_ACTION_TYPES = 16
-(
-    GUST,
-    COMPASS,
-    PICKAXE,
-    TUNNEL,
-    ANCHOR,
-    LANTERN,
-    FLARE,
-    TURN_STONE,
-    PRISM,
-    THIEF,
-    GIFT,
-    AVALANCHE,
-    EARTHQUAKE,
-    GREED,
-    TWISTER,
-    RESERVED,
-) = range(16)
+NUM_ACTION_TYPES = len(ACTION_NAMES)
 
-NUM_CONTENTS = NUM_GEMS + NUM_ACTION_TYPES - 0  # 23
+
+class ActionKind(IntEnum):
+    """The action tiles, in the order of the USE block (content 7 + kind)."""
+
+    GUST = 0
+    COMPASS = 1
+    PICKAXE = 2
+    TUNNEL = 3
+    ANCHOR = 4
+    LANTERN = 5
+    FLARE = 6
+    TURN_STONE = 7
+    PRISM = 8
+    THIEF = 9
+    GIFT = 10
+    AVALANCHE = 11
+    EARTHQUAKE = 12
+    GREED = 13
+    TWISTER = 14
+    RESERVED = 15  # a slot kept free: no tile of it exists, so it is never usable
+
+
+NUM_CONTENTS = NUM_GEMS + NUM_ACTION_TYPES  # 23
 UNKNOWN = NUM_CONTENTS  # observation slot for "content not known to me"
 CONTENT_NAMES = GEM_NAMES + ACTION_NAMES
 SECTION_NAMES = ("NE", "SE", "SW", "NW")
@@ -62,6 +68,11 @@ def content_of(name: str) -> int:
 
 def is_gem(content: int) -> bool:
     return content < NUM_GEMS
+
+
+def action_content(kind: int) -> int:
+    """The content id of an action tile kind (actions follow the gems)."""
+    return NUM_GEMS + kind
 
 
 # --- designs -------------------------------------------------------------------

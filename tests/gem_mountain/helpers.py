@@ -51,7 +51,7 @@ def remove(state, *cells) -> None:
     """Take tiles off the map directly (setting up a position)."""
     for r, c in cells:
         state.cells[cell(r, c)] = -1
-    state._refresh()
+    state._recount()
 
 
 def top(state, p: int) -> set[tuple[int, int]]:
@@ -64,5 +64,5 @@ def holdings(**seats):
 
 def obs_cell(state, player: int, r: int, c: int) -> np.ndarray:
     """The 113 plane values of one cell (planes come first, plane k at k*M + cell)."""
-    m = state.game.m
+    m = state.game.num_cells
     return state.observation(player)[: 113 * m].reshape(113, m)[:, cell(r, c)]

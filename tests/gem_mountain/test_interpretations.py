@@ -7,8 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from meeplezoo.envs.gem_mountain import tiles as T
-from meeplezoo.envs.gem_mountain.rules import GRAB, INFO, POST, PRE, SECTION, SUB, GemMountainGame
+from meeplezoo.envs.core.rng import make_rng
+from meeplezoo.envs.gem_mountain import tiles
+from meeplezoo.envs.gem_mountain.rules import GRAB, INFO, POST, PRE, SECTION, SUB_STEP, GemMountainGame
+from meeplezoo.envs.gem_mountain.tiles import ActionKind
 from tests.gem_mountain.helpers import (
     C,
     M,
@@ -21,15 +23,15 @@ from tests.gem_mountain.helpers import (
     remove,
 )
 
-TOPAZ = T.content_of("Topaz")
+TOPAZ = tiles.content_of("Topaz")
 
 
 def test_01_base_pool_fills_6x6_exactly():
     s = GemMountainGame().new_initial_state(5)
     counts = {}
     for d in s.cells:
-        counts[T.DESIGN_NAMES[d]] = counts.get(T.DESIGN_NAMES[d], 0) + 1
-    assert counts == {name: k for name, k in T.POOLS["base"]} and s.unused == []
+        counts[tiles.DESIGN_NAMES[d]] = counts.get(tiles.DESIGN_NAMES[d], 0) + 1
+    assert counts == {name: k for name, k in tiles.POOLS["base"]} and s.unused == []
 
 
 def test_02_quarter_turn_keeps_parity():
@@ -74,8 +76,8 @@ def test_09_peek_prefers_unseen_tiles_and_info_is_asked_with_one_choice():
 def test_09_peek_mask_excludes_known_tiles():
     lay = layout(None, c0_0="Topaz", c0_1="Ruby", c1_0="Diamond", c5_5="Emerald")
     s = new(lay, dark_tunnels=True)
-    s.peek[cell(0, 1)] = 1
-    s._refresh()
+    s.peeks[cell(0, 1)] = 1
+    s._recount()
     act(s, "grab (0,0)")
     assert legal_cells(s) == {(1, 0), (5, 5)}
 
@@ -103,10 +105,10 @@ def test_11_tunnel_uses_the_second_layer_sections():
 def test_12_start_tiles_public_any_and_map_unchanged():
     a = GemMountainGame().new_initial_state(9)
     b = GemMountainGame(start_tiles="any").new_initial_state(9)
-    assert a.cells == b.cells and a.rot == b.rot
-    assert all(sum(b.gems[p]) + sum(b.acts[p]) == 1 for p in range(2))
+    assert a.cells == b.cells and a.rotations == b.rotations
+    assert all(sum(b.gems[p]) + sum(b.action_tiles[p]) == 1 for p in range(2))
     c = GemMountainGame(start_tiles="action").new_initial_state(9)
-    assert all(sum(c.acts[p]) == 1 and sum(c.gems[p]) == 0 for p in range(2))
+    assert all(sum(c.action_tiles[p]) == 1 and sum(c.gems[p]) == 0 for p in range(2))
 
 
 def test_12_thief_never_takes_secret_tiles():
@@ -135,7 +137,7 @@ def test_14_tile_taken_in_window_not_usable_there():
     act(s, "use Pickaxe")
     act(s, "grab (0,1)")
     # back in the (unlimited) POST window, the Gust just taken is not usable: window skipped
-    assert s.player == 1 and s.acts[0][T.GUST] == 1
+    assert s.player == 1 and s.action_tiles[0][ActionKind.GUST] == 1
 
 
 def test_14_main_grab_tile_usable_in_post():
@@ -149,10 +151,10 @@ def test_15_public_copy_spent_before_secret():
     s = new(holdings=[{"Gust": 1, "secret": "Gust"}, {}], action_limit="unlimited")
     act(s, "use Gust")
     act(s, "clockwise")
-    assert s.acts[0][T.GUST] == 0 and s.secret[0] == 7 + T.GUST
+    assert s.action_tiles[0][ActionKind.GUST] == 0 and s.secret_tiles[0] == 7 + ActionKind.GUST
     act(s, "use Gust")
     act(s, "clockwise")
-    assert s.secret[0] == -1
+    assert s.secret_tiles[0] == -1
 
 
 def test_16_prism_only_in_pre_and_once():
@@ -182,12 +184,12 @@ def test_17_flare_and_earthquake():
         action_limit="unlimited",
     )
     act(s, "use Flare")
-    assert s.up[0] and s.seen[T.content_of("Diamond")] == 1
-    s.peek[5] = 1
+    assert s.face_up[0] and s.seen[tiles.content_of("Diamond")] == 1
+    s.peeks[5] = 1
     before = sorted(d for d in s.cells if d >= 0)
     act(s, "use Earthquake")
     assert sorted(d for d in s.cells if d >= 0) == before
-    assert sum(s.peek) == 0 and sum(s.up) == 1
+    assert sum(s.peeks) == 0 and sum(s.face_up) == 1
 
 
 def test_17_twister_and_greed():
@@ -207,9 +209,9 @@ def test_17_lantern_peeks_up_to_two():
     s = new(dark_tunnels=True, holdings=[{"Lantern": 1}, {}])
     act(s, "use Lantern")
     act(s, "lantern (3,3)")
-    assert s.phase == SUB and "done" in legal_names(s)
+    assert s.phase == SUB_STEP and "done" in legal_names(s)
     act(s, "done")
-    assert s.peek[cell(3, 3)] == 1 and s.phase == GRAB
+    assert s.peeks[cell(3, 3)] == 1 and s.phase == GRAB
 
 
 def test_19_turn_stone_rotates_any_tile():
@@ -218,7 +220,7 @@ def test_19_turn_stone_rotates_any_tile():
     act(s, "use Turn Stone")
     act(s, "turn (0,0)")
     act(s, "clockwise")
-    assert s.rot[0] == 1
+    assert s.rotations[0] == 1
     # rotation 1: NE=Topaz, SE=Opal, SW=Opal, NW=Topaz; arrow N points NW and NE: both Topaz
     act(s, "grab (0,0)")
     assert s.gems[0][TOPAZ] == 1 and s.player == 1
@@ -270,7 +272,7 @@ def test_illegal_action_changes_nothing():
     s = new(holdings=[{"Gust": 1}, {}])
     before = json.dumps(s.to_dict(), sort_keys=True)
     with pytest.raises(ValueError):
-        s.apply(s.game.PASS)
+        s.apply(s.game.blocks.pass_turn)
     with pytest.raises(ValueError):
         s.apply(cell(3, 3))
     assert json.dumps(s.to_dict(), sort_keys=True) == before
@@ -287,7 +289,7 @@ def test_dict_round_trip_and_words():
         start_tiles="any_secret",
     )
     s = g.new_initial_state(4)
-    rng = np.random.default_rng(4)
+    rng = make_rng(4)
     for _ in range(40):
         if s.done:
             break

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 import pytest
 
 from meeplezoo import envs
-from meeplezoo.envs.gem_mountain import tiles as T
+from meeplezoo.envs.core.rng import make_rng
+from meeplezoo.envs.gem_mountain import tiles
 from meeplezoo.envs.gem_mountain.render import CODES, SPLIT_LETTERS
 
 ALL_MODULES = {"dark_tunnels": True, "second_arrow": True, "gemshards": True, "golden_actions": True}
@@ -19,7 +19,7 @@ def _cell_move_position(cfg: dict, seed: int):
     """A random position where the player to move names a cell."""
     g = envs.make_game("gem_mountain_v0", **cfg)
     st = g.new_initial_state(seed)
-    rng = np.random.default_rng(seed)
+    rng = make_rng(seed)
     for _ in range(500):
         names = [st.action_to_string(a) for a in st.legal_actions()]
         cells = [n for n in names if re.fullmatch(r"[a-z]+ \(\d+,\d+\)", n)]
@@ -30,9 +30,9 @@ def _cell_move_position(cfg: dict, seed: int):
 
 
 def test_every_content_has_its_own_code():
-    assert len(CODES) == T.NUM_CONTENTS == len(set(CODES))
-    assert CODES[T.content_of("Tunnel")] != CODES[T.content_of("Turn Stone")]
-    split = {c for d in range(T.NUM_DESIGNS) if not T.PLAIN[d] for c in T.SHARDS[d]}
+    assert len(CODES) == tiles.NUM_CONTENTS == len(set(CODES))
+    assert CODES[tiles.content_of("Tunnel")] != CODES[tiles.content_of("Turn Stone")]
+    split = {c for d in range(tiles.NUM_DESIGNS) if not tiles.PLAIN[d] for c in tiles.SHARDS[d]}
     letters = [SPLIT_LETTERS[c] for c in split]
     assert len(letters) == len(set(letters)), "two split-tile sections share a letter"
 
@@ -41,10 +41,10 @@ def test_the_text_legend_names_every_code_and_mark_in_play():
     st, _ = _cell_move_position({**ALL_MODULES, "num_players": 3}, 0)
     text = st.render_ansi(None)
     for d in st.game.pool:
-        for c in T.SHARDS[d]:
-            assert f"{CODES[c]} {T.CONTENT_NAMES[c]}" in text
-            if not T.PLAIN[d]:
-                assert f"{SPLIT_LETTERS[c]} {T.CONTENT_NAMES[c]}" in text
+        for c in tiles.SHARDS[d]:
+            assert f"{CODES[c]} {tiles.CONTENT_NAMES[c]}" in text
+            if not tiles.PLAIN[d]:
+                assert f"{SPLIT_LETTERS[c]} {tiles.CONTENT_NAMES[c]}" in text
     assert "tu Tunnel" in text and "ts Turn Stone" in text
     for mark in ("?? face down", "* before a code", ".. taken"):
         assert mark in text
@@ -68,7 +68,9 @@ def test_every_cell_move_finds_its_row_and_column_labels(cfg):
 
 def test_face_down_tiles_stay_hidden_from_a_seat_that_has_not_seen_them():
     st, _ = _cell_move_position({**ALL_MODULES, "num_players": 3}, 1)
-    hidden = [i for i in range(len(st.cells)) if st.cells[i] >= 0 and not st.up[i] and not st.peek[i] & 1]
+    hidden = [
+        i for i in range(len(st.cells)) if st.cells[i] >= 0 and not st.face_up[i] and not st.peeks[i] & 1
+    ]
     assert hidden
     seat_view = st.render_ansi(0)
     spectator = st.render_ansi(None)

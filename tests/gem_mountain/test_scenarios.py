@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from meeplezoo.envs.gem_mountain import tiles as T
-from meeplezoo.envs.gem_mountain.rules import GRAB, INFO, POST, PRE, SECTION, START, SUB, GemMountainGame
+from meeplezoo.envs.gem_mountain import tiles
+from meeplezoo.envs.gem_mountain.rules import GRAB, INFO, POST, PRE, SECTION, START, SUB_STEP, GemMountainGame
+from meeplezoo.envs.gem_mountain.tiles import ActionKind
 from tests.gem_mountain.helpers import (
     act,
     cell,
@@ -61,14 +62,14 @@ def test_gust_to_diagonal():
     s = new(arrows=(0,), holdings=[{"Gust": 1}, {}])
     assert s.phase == PRE
     act(s, "use Gust")
-    assert s.phase == SUB
+    assert s.phase == SUB_STEP
     act(s, "clockwise")
     assert s.arrows == [1]
     assert s.phase == GRAB  # the PRE window closed after one use
     assert legal_cells(s) == {(0, c) for c in range(6)}
     act(s, "grab (0,0)")
     assert s.arrows == [3] and s.player == 1
-    assert s.acts[0][T.GUST] == 0
+    assert s.action_tiles[0][ActionKind.GUST] == 0
 
 
 def test_compass():
@@ -76,7 +77,7 @@ def test_compass():
     s = new(arrows=(0,), holdings=[{"Compass": 1}, {}])
     act(s, "use Compass")
     g = s.game
-    pos = [a - g.POS for a in s.legal_actions()]
+    pos = [a - g.blocks.position for a in s.legal_actions()]
     assert pos == [1, 2, 3, 4, 5, 6, 7]
     act(s, "position NW")
     assert s.arrows == [7]
@@ -110,9 +111,9 @@ def test_window_limits(limit):
         assert s.phase == POST and s.player == 0
         act(s, "use Gust")
         act(s, "counter-clockwise")
-        assert s.player == 1 and s.acts[0][T.GUST] == 0
+        assert s.player == 1 and s.action_tiles[0][ActionKind.GUST] == 0
     else:  # per_turn: the POST window is skipped, no decision
-        assert s.player == 1 and s.acts[0][T.GUST] == 1
+        assert s.player == 1 and s.action_tiles[0][ActionKind.GUST] == 1
 
 
 def test_pickaxe_in_post():
@@ -125,8 +126,8 @@ def test_pickaxe_in_post():
     assert s.phase == GRAB and s.phase_name() == "GRAB"
     assert legal_cells(s) == {(0, 1), (1, 0)}  # the top after the first grab
     act(s, "grab (1,0)")
-    assert s.gems[0][T.content_of("Topaz")] == 2
-    assert s.acts[0][T.PICKAXE] == 0
+    assert s.gems[0][tiles.content_of("Topaz")] == 2
+    assert s.action_tiles[0][ActionKind.PICKAXE] == 0
     assert s.player == 1
 
 
@@ -188,7 +189,7 @@ def test_immediate_end_after_section_choice():
     assert s.phase == SECTION and not s.terminal
     assert legal_names(s) == ["section NE Opal", "section NW Gust"]
     act(s, "section NW Gust")
-    assert s.terminal and s.acts[0][T.GUST] == 1
+    assert s.terminal and s.action_tiles[0][ActionKind.GUST] == 1
 
 
 def test_dark_tunnels_peek_and_flip():
@@ -198,8 +199,8 @@ def test_dark_tunnels_peek_and_flip():
     assert s.phase == INFO and s.player == 0
     act(s, "peek (5,5)")
     mine, theirs = obs_cell(s, 0, 5, 5), obs_cell(s, 1, 5, 5)
-    assert mine[2] == 1 and mine[3 + T.content_of("Diamond")] == 1
-    assert theirs[2] == 0 and theirs[3 + T.UNKNOWN] == 1
+    assert mine[2] == 1 and mine[3 + tiles.content_of("Diamond")] == 1
+    assert theirs[2] == 0 and theirs[3 + tiles.UNKNOWN] == 1
     assert theirs[99 + 1] == 1  # peeked by the seat one after p1 = p0
     assert mine[99] == 1  # peeked by me
     # with an action used this turn, INFO flips publicly
@@ -208,14 +209,14 @@ def test_dark_tunnels_peek_and_flip():
     act(s, "grab (0,0)")
     assert s.phase == INFO
     act(s, "flip (5,5)")
-    assert s.up[cell(5, 5)]
-    assert obs_cell(s, 1, 5, 5)[3 + T.content_of("Diamond")] == 1
+    assert s.face_up[cell(5, 5)]
+    assert obs_cell(s, 1, 5, 5)[3 + tiles.content_of("Diamond")] == 1
 
 
 def test_gemshards_sections():
     """Interpretations 11 and 16."""
     lay = layout("Topaz", c0_0="Opal/Topaz")
-    opal, topaz = T.content_of("Opal"), T.content_of("Topaz")
+    opal, topaz = tiles.content_of("Opal"), tiles.content_of("Topaz")
     s = new(lay, arrows=(1,))  # NE: only section NE (Opal) pointed
     act(s, "grab (0,0)")
     assert s.gems[0][opal] == 1 and s.gems[0][topaz] == 0
@@ -245,11 +246,11 @@ def test_second_arrow():
 
 def test_thief_and_gift():
     """Interpretation 18."""
-    ruby = T.content_of("Ruby")
+    ruby = tiles.content_of("Ruby")
     s = new(holdings=[{"Thief": 1}, {"Ruby": 2}], golden_actions=True)
     act(s, "use Thief")
     act(s, "opponent +1")
-    gems = [a - s.game.GEM for a in s.legal_actions()]
+    gems = [a - s.game.blocks.gem for a in s.legal_actions()]
     assert gems == [ruby]
     act(s, "gem Ruby")
     assert s.gems[0][ruby] == 1 and s.gems[1][ruby] == 1
@@ -264,17 +265,17 @@ def test_secret_start_tiles():
     """Interpretations 12 and 13."""
     game = GemMountainGame(start_tiles="action_secret")
     s = game.new_initial_state(3)
-    assert all(x >= 7 for x in s.secret) and sum(map(sum, s.acts)) == 0
+    assert all(x >= 7 for x in s.secret_tiles) and sum(map(sum, s.action_tiles)) == 0
     o1 = s.observation(1)
     seat0_in_o1 = 113 * 36 + 18 + 26 * 1  # p0 is one seat after p1
     assert o1[seat0_in_o1 + 24] == 1.0  # secret tiles held
     # p1 sees "unknown" in its own secret-slot region only for itself; p0's tile is nowhere
     o1b = s.clone()
-    o1b.secret[0] = 7 + ((s.secret[0] - 7 + 1) % 5)
+    o1b.secret_tiles[0] = 7 + ((s.secret_tiles[0] - 7 + 1) % 5)
     assert np.array_equal(o1, o1b.observation(1))
     game = GemMountainGame(start_tiles="action_secret", start_player_chooses_arrow=True)
     s = game.new_initial_state(3)
-    assert s.phase == START and s.player == 0 and s.secret[0] == -1 and s.secret[1] >= 7
-    assert [a - game.POS for a in s.legal_actions()] == [0, 2, 4, 6]
+    assert s.phase == START and s.player == 0 and s.secret_tiles[0] == -1 and s.secret_tiles[1] >= 7
+    assert [a - game.blocks.position for a in s.legal_actions()] == [0, 2, 4, 6]
     act(s, "position S")
     assert s.arrows == [4] and s.phase == PRE  # secret mode: the window is offered
