@@ -102,11 +102,15 @@ class _Tables:
         self.split = layout is not None and not all(tiles.PLAIN[d] for d in layout if d is not None)
         self.split = self.split or (layout is None and bool(cfg["gemshards"]))
         self.size = PLANES * M + GLOBAL
+        self.dark_tunnels = game.dark_tunnels
+        # the public scores, kept for the gem counts they were computed from
+        self.scored_gems: list[list[int]] = []
+        self.public_scores: list[int] = []
 
     def arrow_block(self, arrows, key) -> np.ndarray:
-        """Planes 104..111 for these arrows and layer indices (before masking
+        """Planes 104..112 for these arrows and layer indices (before masking
         out empty cells), cached per key."""
-        blk = np.zeros((8, self.m), dtype=np.int8)
+        blk = np.zeros((P_SHARDS + 1 - P_ARROWS, self.m), dtype=np.int8)
         na = len(arrows)
         for j, p in enumerate(arrows):
             blk[3 * j] = self.dist[p]
@@ -117,6 +121,7 @@ class _Tables:
                 blk[3 * j + 2] = self.layer[p][sk]
         blk[6] = np.maximum(blk[1], blk[4])
         blk[7] = np.maximum(blk[2], blk[5])
+        blk[8] = blk[6]  # shards: one per grabbable tile, where every tile is known (no Dark Tunnels)
         if len(self.arrow_cache) > ARROW_CACHE_LIMIT:
             self.arrow_cache.clear()
         self.arrow_cache[key] = blk
@@ -163,11 +168,12 @@ class Observer:
         """Same vector as :func:`encode`, updated from the seat's previous
         observation. Returns a fresh copy."""
         view = self._views.get(me)
-        if view is None:
+        if view is None or view.source != id(st):
+            # another state (a clone, a new game): building afresh beats a long diff
             obs = encode(st, me)
             self._views[me] = _View(st, obs, me)
             return obs
-        view.update(st, me, self.tables())
+        view.update(st, me, self._tables)
         return view.obs.copy()
 
 
@@ -232,9 +238,12 @@ def _write_arrow_planes(st, t, planes, key) -> None:
     block = t.arrow_cache.get(key)
     if block is None:
         block = t.arrow_block(st.arrows, key)
-    np.multiply(block, planes[P_PRESENT], out=planes[P_ARROWS:P_SHARDS])
     # plain tiles yield one shard; known split tiles are counted below
-    np.multiply(planes[P_AVAIL], planes[P_KNOWN], out=planes[P_SHARDS])
+    if t.dark_tunnels:
+        np.multiply(block[:-1], planes[P_PRESENT], out=planes[P_ARROWS:P_SHARDS])
+        np.multiply(planes[P_AVAIL], planes[P_KNOWN], out=planes[P_SHARDS])
+    else:  # every tile on the map is known: the shards plane starts as the grabbable one
+        np.multiply(block, planes[P_PRESENT], out=planes[P_ARROWS:])
     if t.split and st.arrows:
         cells = st.cells
         prism = st.prism_active
@@ -257,27 +266,38 @@ def _seat_row(st, me: int, q: int) -> list[int]:
     return row
 
 
-def _scores(st, me: int) -> list[int]:
+def _scores(st, me: int, t) -> list[int]:
+    """The scores ``me`` may know: its own secret gem counts for it."""
     if 0 <= st.secret_tiles[me] < tiles.NUM_GEMS:
         return st.score_counts(st.gem_counts([me]))
-    return st.public_scores()
+    if st.gems != t.scored_gems:  # every seat without a secret gem sees the same scores
+        t.scored_gems = [list(row) for row in st.gems]
+        t.public_scores = st.public_scores()
+    return t.public_scores
 
 
 def _write_scores(st, me: int, t, gl) -> None:
-    scores = _scores(st, me)
+    scores = _scores(st, me, t)
     n = st.game.num_players
     gl[G_SEATS + 25 : G_SEATS + SEAT * n : SEAT] = [max(-CAP, min(CAP, scores[q])) for q in t.orders[me]]
 
 
-def _unseen(st, me: int, t) -> list[int]:
+def _peeked_by(st, me: int) -> list[int]:
+    """The face-down tiles ``me`` has peeked at (peeks are wiped when a tile turns)."""
+    bit = 1 << me
+    cells, face_up = st.cells, st.face_up
+    return [i for i, peek in enumerate(st.peeks) if peek & bit and cells[i] >= 0 and not face_up[i]]
+
+
+def _unseen(st, me: int, t, peeked=None) -> list[int]:
+    """Per content: shards ``me`` has not seen (``peeked``: its peeked
+    face-down tiles, when the caller knows them)."""
     unseen = [a - b for a, b in zip(t.pool_counts, st.seen)]
     if st.game.dark_tunnels:
-        bit = 1 << me
-        face_up, cells = st.face_up, st.cells
-        for i in [i for i, peek in enumerate(st.peeks) if peek & bit]:  # peeks are wiped when a tile turns
-            if cells[i] >= 0 and not face_up[i]:
-                for c in tiles.SHARDS[cells[i]]:
-                    unseen[c] -= 1
+        cells = st.cells
+        for i in _peeked_by(st, me) if peeked is None else peeked:
+            for c in tiles.SHARDS[cells[i]]:
+                unseen[c] -= 1
     secret = st.secret_tiles[me]
     if secret >= 0:
         unseen[secret] -= 1
@@ -328,9 +348,11 @@ class _View:
     vectorised plane updates."""
 
     __slots__ = (
+        "source",
         "buf",
         "obs",
         "planes",
+        "globals_at",
         "cells",
         "rotations",
         "face_up",
@@ -344,9 +366,12 @@ class _View:
         "prism",
         "dyn",
         "turn",
+        "my_peeks_moved",
+        "my_peeks",
     )
 
     def __init__(self, st, obs, me) -> None:
+        self.source = id(st)  # which state it follows (a hint only: the update compares)
         self.buf = bytearray(obs.tobytes())
         self._views()
         self.cells, self.rotations, self.face_up, self.peeks = (
@@ -364,14 +389,17 @@ class _View:
         self.prism = st.prism_active
         self.dyn = _dyn_key(st)
         self.turn = st.turn
+        self.my_peeks_moved = False
+        self.my_peeks = set(_peeked_by(st, me))
 
     def _views(self) -> None:
         self.obs = np.frombuffer(self.buf, dtype=np.int8)
-        m = (len(self.buf) - GLOBAL) // PLANES
+        self.globals_at = len(self.buf) - GLOBAL
+        m = self.globals_at // PLANES
         self.planes = self.obs[: PLANES * m].reshape(PLANES, m)
 
     def __getstate__(self) -> dict:  # the numpy views are rebuilt, never pickled
-        return {k: getattr(self, k) for k in self.__slots__ if k not in ("obs", "planes")}
+        return {k: getattr(self, k) for k in self.__slots__ if k not in ("obs", "planes", "globals_at")}
 
     def __setstate__(self, data: dict) -> None:
         for k, v in data.items():
@@ -379,89 +407,42 @@ class _View:
         self._views()
 
     def update(self, st, me: int, t) -> None:
-        """Bring the vector up to date with ``st``."""
-        changed = self._changed_cells(st)
+        """Bring the vector up to date with ``st``. One function on purpose:
+        it runs for every observation, and each call costs."""
+        self.my_peeks_moved = False
+        changed = self._changed_cells(st, me)
         if changed:
             self._write_cells(st, me, t, changed)
-        self._update_arrow_planes(st, t, changed)
-        G = len(self.buf) - GLOBAL
-        buf = self.buf
-        if self.arrows != st.arrows:
-            self.arrows = list(st.arrows)
-            buf[G : G + 18] = t.arrow_bytes[tuple(st.arrows)]
-        secret = st.secret_tiles[me]
-        my_secret_moved = secret != self.secret_tiles[me]
-        if (
-            self.gems != st.gems
-            or self.action_tiles != st.action_tiles
-            or self.secret_tiles != st.secret_tiles
-        ):
-            self._update_seats(st, me, t, G)
-        if my_secret_moved:
-            buf[G + G_SECRET : G + G_PHASE] = t.secret_bytes[secret]
+        arrows = st.arrows
+        if changed or self.prism != st.prism_active or self.arrows != arrows:
+            self._update_arrow_planes(st, t, changed)
+        buf, G = self.buf, self.globals_at
+        if self.arrows != arrows:
+            self.arrows = arrows[:]
+            buf[G : G + 18] = t.arrow_bytes[tuple(arrows)]
+        secrets = st.secret_tiles
+        my_secret_moved = secrets[me] != self.secret_tiles[me]
+        gems_moved = self.gems != st.gems
+        if gems_moved or self.action_tiles != st.action_tiles or self.secret_tiles != secrets:
+            self._update_seats(st, me, t, gems_moved or my_secret_moved)
+            if my_secret_moved:
+                buf[G + G_SECRET : G + G_PHASE] = t.secret_bytes[secrets[me]]
         # my peeks, a flip or a reveal change what I have not seen
-        if self.seen != st.seen or my_secret_moved or (changed and st.game.dark_tunnels):
-            self.seen = list(st.seen)
-            buf[G + G_UNSEEN : G + G_TAIL] = bytes(_unseen(st, me, t))
-        self._update_step_block(st, t, G)
-
-    def _changed_cells(self, st) -> list[int]:
-        """Cells whose tile, rotation, face or peeks differ from the last view."""
-        changed: set[int] = set()
-        for name in ("cells", "rotations", "face_up", "peeks"):
-            now, before = getattr(st, name), getattr(self, name)
-            if now != before:
-                changed.update(_differing(now, before))
-                setattr(self, name, list(now))
-        return sorted(changed)
-
-    def _write_cells(self, st, me: int, t, changed: list[int]) -> None:
-        buf, M = self.buf, st.game.num_cells
-        for i, code in zip(changed, _codes_at(st, me, changed, t)):
-            buf[i : i + P_PEEK * M : M] = t.cell_bytes[code]
-        if st.game.dark_tunnels:
-            peeks, relative = st.peeks, t.peek_bytes[me]
-            for i in changed:
-                buf[i + P_PEEK * M : i + P_ARROWS * M : M] = relative[peeks[i]]
-
-    def _update_arrow_planes(self, st, t, changed: list[int]) -> None:
-        if not changed and self.prism == st.prism_active and self.arrows == st.arrows:
-            return
-        key = _arrow_key(st)
-        cells = st.cells
-        only_removed = all(cells[i] < 0 for i in changed)
-        if key != self.key or (t.split and self.prism != st.prism_active) or not only_removed:
-            _write_arrow_planes(st, t, self.planes, key)
-            self.key = key
-        elif changed:  # tiles left the map, the layers did not move: clear their columns
-            buf, M, zero = self.buf, st.game.num_cells, t.zero_tail
-            for i in changed:
-                buf[i + P_ARROWS * M : PLANES * M : M] = zero
-        self.prism = st.prism_active
-
-    def _update_seats(self, st, me: int, t, G: int) -> None:
-        buf = self.buf
-        gems_moved = self.gems != st.gems or self.secret_tiles[me] != st.secret_tiles[me]
-        for k, q in enumerate(t.orders[me]):
-            now = (st.gems[q], st.action_tiles[q], st.secret_tiles[q])
-            if now != (self.gems[q], self.action_tiles[q], self.secret_tiles[q]):
-                o = G + G_SEATS + SEAT * k + 1
-                buf[o : o + 24] = bytes(_seat_row(st, me, q))
-        if gems_moved:
-            scores = _scores(st, me)
-            o = G + G_SEATS + 25
-            for q in t.orders[me]:
-                x = scores[q]
-                buf[o] = (x if x <= CAP else CAP) & 255 if x >= -CAP else 129
-                o += SEAT
-        self.gems = [list(row) for row in st.gems]
-        self.action_tiles = [list(row) for row in st.action_tiles]
-        self.secret_tiles = list(st.secret_tiles)
-
-    def _update_step_block(self, st, t, G: int) -> None:
-        """The phase, the action being resolved and its flags; the turn counters."""
-        buf = self.buf
-        key = _dyn_key(st)
+        if self.seen != st.seen or my_secret_moved or self.my_peeks_moved:
+            self.seen = st.seen[:]
+            buf[G + G_UNSEEN : G + G_TAIL] = bytes(_unseen(st, me, t, self.my_peeks))
+        key = (
+            -1 if (st.over or st.cut_short) else st.phase,
+            st.resolving,
+            st.sub_step,
+            st.chosen_arrow,
+            st.grabs_owed,
+            st.lantern_peeks_left,
+            st.used_before,
+            st.used_after,
+            st.anchored,
+            st.prism_active,
+        )
         if key != self.dyn:
             self.dyn = key
             row = t.dyn_bytes.get(key)
@@ -472,3 +453,87 @@ class _View:
         if self.turn != st.turn:
             self.turn = st.turn
             buf[G + G_TURN : G + G_TURN + 2] = bytes(_turn_pair(st))
+
+    def _changed_cells(self, st, me: int) -> list[int]:
+        """Cells whose tile, rotation, face or peeks differ from the last view
+        (sorted), the snapshot brought up to date. Whole lists are compared
+        first, at C speed; only a list that differs is scanned."""
+        cells, before = st.cells, self.cells
+        changed = [] if cells == before else [i for i in range(len(cells)) if cells[i] != before[i]]
+        if changed:
+            self.cells = cells[:]
+        if st.rotations == self.rotations and st.face_up == self.face_up and st.peeks == self.peeks:
+            return changed
+        moved, old_peeks = set(changed), self.peeks
+        for name in ("rotations", "face_up", "peeks"):
+            now, before = getattr(st, name), getattr(self, name)
+            if now != before:
+                moved.update([i for i in range(len(now)) if now[i] != before[i]])
+                setattr(self, name, now[:])
+        self._note_my_peeks(st, me, moved, old_peeks)
+        return sorted(moved)
+
+    def _note_my_peeks(self, st, me: int, moved, old_peeks: list[int]) -> None:
+        """Keep the set of face-down tiles ``me`` has peeked at (and whether it
+        changed) over the cells that moved."""
+        bit = 1 << me
+        peeks, cells, face_up, mine = st.peeks, st.cells, st.face_up, self.my_peeks
+        for i in moved:
+            if (peeks[i] | old_peeks[i]) & bit:
+                self.my_peeks_moved = True
+            if peeks[i] & bit and cells[i] >= 0 and not face_up[i]:
+                mine.add(i)
+            else:
+                mine.discard(i)
+
+    def _write_cells(self, st, me: int, t, changed: list[int]) -> None:
+        buf, M = self.buf, st.game.num_cells
+        cell_bytes = t.cell_bytes
+        for i, code in zip(changed, _codes_at(st, me, changed, t)):
+            buf[i : i + P_PEEK * M : M] = cell_bytes[code]
+        if t.dark_tunnels:
+            peeks, relative = st.peeks, t.peek_bytes[me]
+            for i in changed:
+                buf[i + P_PEEK * M : i + P_ARROWS * M : M] = relative[peeks[i]]
+
+    def _update_arrow_planes(self, st, t, changed: list[int]) -> None:
+        key = _arrow_key(st)
+        cells = st.cells
+        only_removed = True
+        for i in changed:
+            if cells[i] >= 0:
+                only_removed = False
+                break
+        if key != self.key or (t.split and self.prism != st.prism_active) or not only_removed:
+            _write_arrow_planes(st, t, self.planes, key)
+            self.key = key
+        elif changed:  # tiles left the map, the layers did not move: clear their columns
+            buf, M, zero = self.buf, st.game.num_cells, t.zero_tail
+            for i in changed:
+                buf[i + P_ARROWS * M : PLANES * M : M] = zero
+        self.prism = st.prism_active
+
+    def _update_seats(self, st, me: int, t, scores_moved: bool) -> None:
+        """The rows of the seats whose holdings changed, and the scores."""
+        buf, G = self.buf, self.globals_at
+        gems, held, secrets = st.gems, st.action_tiles, st.secret_tiles
+        seen_gems, seen_held, seen_secrets = self.gems, self.action_tiles, self.secret_tiles
+        secrets_moved = secrets != seen_secrets
+        for k, q in enumerate(t.orders[me]):
+            if (
+                gems[q] != seen_gems[q]
+                or held[q] != seen_held[q]
+                or (secrets_moved and secrets[q] != seen_secrets[q])
+            ):
+                o = G + G_SEATS + SEAT * k + 1
+                buf[o : o + 24] = bytes(_seat_row(st, me, q))
+                seen_gems[q], seen_held[q] = gems[q][:], held[q][:]
+        if secrets_moved:
+            self.secret_tiles = secrets[:]
+        if scores_moved:
+            scores = _scores(st, me, t)
+            o = G + G_SEATS + 25
+            for q in t.orders[me]:
+                x = scores[q]
+                buf[o] = (x if x <= CAP else CAP) & 255 if x >= -CAP else 129
+                o += SEAT

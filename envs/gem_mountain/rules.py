@@ -52,6 +52,8 @@ SPREAD_AT_END, SPREAD_PER_CELL = 5.0, 0.5
 
 # the phases as plain names: the rules compare them on every step
 PRE, GRAB, SECTION, POST, INFO, SUB_STEP, START = Phase
+NO_WINDOW, PRE_WINDOW, POST_WINDOW = Window
+MAIN_GRAB, EXTRA_GRAB, TUNNEL_GRAB = GrabKind
 START_TILES = ("none", "action", "action_secret", "any", "any_secret")
 ACTION_LIMITS = ("per_window", "per_turn", "unlimited")
 PER_WINDOW, PER_TURN, UNLIMITED = range(len(ACTION_LIMITS))
@@ -364,8 +366,8 @@ class GemMountainState(State):
 
     def _reset_turn_state(self) -> None:
         self.player = self.turn = 0
-        self.window, self.resolving, self.sub_step, self.chosen_arrow = Window.NONE, NOTHING, 0, NOTHING
-        self.grabs_owed, self.grab_kind, self.lantern_peeks_left = 0, GrabKind.MAIN, 0
+        self.window, self.resolving, self.sub_step, self.chosen_arrow = NO_WINDOW, NOTHING, 0, NOTHING
+        self.grabs_owed, self.grab_kind, self.lantern_peeks_left = 0, MAIN_GRAB, 0
         self.target, self.section_contents, self.section_choices = NOTHING, [0] * SECTIONS, 0
         self.used_before = self.used_after = self.anchored = self.prism_used = self.prism_active = False
         self.taken_this_window, self.uses_this_window = [0] * NUM_ACTION_TYPES, 0
@@ -543,7 +545,7 @@ class GemMountainState(State):
         blocks = self.game.blocks
         phase = self.phase
         if phase == GRAB:
-            return self.tunnel_cells() if self.grab_kind == GrabKind.TUNNEL else self.available()
+            return self.tunnel_cells() if self.grab_kind == TUNNEL_GRAB else self.available()
         if phase == SECTION:
             return [blocks.section + s for s in range(SECTIONS) if self.section_choices >> s & 1]
         if phase == PRE or phase == POST:
@@ -615,7 +617,7 @@ class GemMountainState(State):
     # ------------------------------------------------------------ turn flow
     def _begin_turn(self) -> None:
         self.used_before = self.used_after = self.anchored = self.prism_used = self.prism_active = False
-        self._open_window(Window.PRE)
+        self._open_window(PRE_WINDOW)
 
     def _open_window(self, window: int) -> None:
         self.window = window
@@ -629,7 +631,7 @@ class GemMountainState(State):
             return self._close_window()
         if game.action_limit == PER_TURN and (self.used_before or self.used_after):
             return self._close_window()
-        self.phase = PRE if self.window == Window.PRE else POST
+        self.phase = PRE if self.window == PRE_WINDOW else POST
         if not game.secret_start_tiles:
             usable = self._usable()
             if not usable:
@@ -637,12 +639,12 @@ class GemMountainState(State):
             self._usable_cache = usable  # the mask of this window reuses it
 
     def _close_window(self) -> None:
-        if self.window == Window.PRE:
-            self.window = Window.NONE
-            self.grab_kind, self.grabs_owed = GrabKind.MAIN, 0
+        if self.window == PRE_WINDOW:
+            self.window = NO_WINDOW
+            self.grab_kind, self.grabs_owed = MAIN_GRAB, 0
             self.phase = GRAB
         else:
-            self.window = Window.NONE
+            self.window = NO_WINDOW
             if self.game.dark_tunnels and self.face_down_left:
                 self.phase = INFO
             else:
@@ -712,7 +714,7 @@ class GemMountainState(State):
             self.remove(i)
             self._gain(d)  # a plain design's id is its content id
             return self._after_grab()
-        options = self.grab_options(i, self.grab_kind == GrabKind.TUNNEL)
+        options = self.grab_options(i, self.grab_kind == TUNNEL_GRAB)
         self.remove(i)
         if len(options) == 1:
             self._gain(next(iter(options)))
@@ -729,7 +731,7 @@ class GemMountainState(State):
 
     def _gain(self, content: int) -> None:
         self._gain_to(self.player, content)
-        if content >= NUM_GEMS and self.window != Window.NONE:
+        if content >= NUM_GEMS and self.window != NO_WINDOW:
             self.taken_this_window[content - NUM_GEMS] += 1
 
     def _after_grab(self) -> None:
@@ -741,8 +743,8 @@ class GemMountainState(State):
             self.grabs_owed -= 1
             self.phase = GRAB
             return
-        if self.grab_kind == GrabKind.MAIN:
-            return self._open_window(Window.POST)
+        if self.grab_kind == MAIN_GRAB:
+            return self._open_window(POST_WINDOW)
         self.finish_action()
 
     # -------------------------------------------------------------- action tiles
@@ -756,7 +758,7 @@ class GemMountainState(State):
             self.secret_tiles[p] = NOTHING
             self.seen[NUM_GEMS + kind] += 1
         self.uses_this_window += 1
-        if self.window == Window.PRE:
+        if self.window == PRE_WINDOW:
             self.used_before = True
         else:
             self.used_after = True
@@ -902,7 +904,7 @@ class GemMountainState(State):
     def _cell_word(self) -> str:
         """How a cell action reads in this phase."""
         if self.phase == GRAB:
-            return "tunnel" if self.grab_kind == GrabKind.TUNNEL else "grab"
+            return "tunnel" if self.grab_kind == TUNNEL_GRAB else "grab"
         if self.phase == INFO:
             return "flip" if (self.used_before or self.used_after) else "peek"
         if self.phase == SUB_STEP:
