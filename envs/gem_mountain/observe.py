@@ -35,6 +35,28 @@ SEAT = 26
 ARROW_CACHE_LIMIT = 50_000  # arrow blocks kept per game before that cache starts over
 
 
+def _peek_rows(me: int, n: int) -> np.ndarray:
+    """Per peek bitmask: which seats, relative to ``me``, have peeked."""
+    rel = np.zeros((1 << n, 5), dtype=np.int8)
+    for mask in range(1 << n):
+        for q in range(n):
+            if mask >> q & 1:
+                rel[mask, (q - me) % n] = 1
+    return rel
+
+
+def _arrow_rows() -> dict[tuple, np.ndarray]:
+    """Globals 0..17 for every tuple of arrow positions (none, one or two)."""
+    rows = {}
+    for key in [()] + [(p,) for p in range(8)] + [(p, q) for p in range(8) for q in range(8)]:
+        row = np.zeros(18, dtype=np.int8)
+        for j, p in enumerate(key):
+            row[9 * j] = 1
+            row[9 * j + 1 + p] = 1
+        rows[key] = row
+    return rows
+
+
 class _Tables:
     """Everything the encoder needs that depends only on the configuration."""
 
@@ -64,21 +86,8 @@ class _Tables:
             for p in range(8)
         ]
         self.arrow_cache: dict[tuple, np.ndarray] = {}
-        self.peekrel = []
-        for me in range(n):
-            rel = np.zeros((1 << n, 5), dtype=np.int8)
-            for mask in range(1 << n):
-                for q in range(n):
-                    if mask >> q & 1:
-                        rel[mask, (q - me) % n] = 1
-            self.peekrel.append(rel)
-        self.arrow_rows: dict[tuple, np.ndarray] = {}
-        for key in [()] + [(p,) for p in range(8)] + [(p, q) for p in range(8) for q in range(8)]:
-            row = np.zeros(18, dtype=np.int8)
-            for j, p in enumerate(key):
-                row[9 * j] = 1
-                row[9 * j + 1 + p] = 1
-            self.arrow_rows[key] = row
+        self.peekrel = [_peek_rows(me, n) for me in range(n)]
+        self.arrow_rows = _arrow_rows()
         self.dyn_cache: dict[tuple, np.ndarray] = {}
         self.dyn_bytes: dict[tuple, bytes] = {}
         # the same rows as bytes, for the cached encoder's bytearray writes

@@ -125,7 +125,7 @@ def _contents_in_play(st, viewer) -> list[int]:
     counts = st.gem_counts(None if viewer is None else [viewer])
     for p in range(st.game.num_players):
         seen |= {k for k in range(7) if counts[p][k]}
-        seen |= {7 + k for k in range(16) if st.action_tiles[p][k]}
+        seen |= {7 + k for k in range(tiles.NUM_ACTION_TYPES) if st.action_tiles[p][k]}
     return sorted(seen)
 
 
@@ -138,6 +138,25 @@ def _arrow_text(st) -> str:
     for j, p in enumerate(st.arrows):
         parts.append(f"arrow {j + 1} at {POSITION_NAMES[p]} ({POSITION_PLACES[p].split(' ', 1)[1]})")
     return "; ".join(parts) or "no arrow yet"
+
+
+def _holdings_lines(st, viewer) -> list[str]:
+    """One line per seat: score, gems, action tiles, the secret tile if any."""
+    counts = st.gem_counts(None if viewer is None else [viewer])
+    scores = st.score_counts(counts)
+    lines = []
+    for p in range(st.game.num_players):
+        gems = " ".join(f"{tiles.GEM_NAMES[k]}:{counts[p][k]}" for k in range(tiles.NUM_GEMS) if counts[p][k])
+        acts = " ".join(
+            f"{tiles.ACTION_NAMES[k]}:{st.action_tiles[p][k]}"
+            for k in range(tiles.NUM_ACTION_TYPES)
+            if st.action_tiles[p][k]
+        )
+        sec = ""
+        if st.secret_tiles[p] >= 0:
+            sec = f" secret:{tiles.CONTENT_NAMES[st.secret_tiles[p]]}" if viewer in (None, p) else " secret:?"
+        lines.append(f"player_{p} score {scores[p]:+d} | {gems or '-'} | {acts or '-'}{sec}")
+    return lines
 
 
 def ansi(st, viewer=None) -> str:
@@ -167,17 +186,7 @@ def ansi(st, viewer=None) -> str:
             grid.put(col(R - 1, c) - 2, R - 1 + c, f"c={c}", "right")
     lines += grid.lines()
     lines.append("")
-    counts = st.gem_counts(None if viewer is None else [viewer])
-    scores = st.score_counts(counts)
-    for p in range(g.num_players):
-        gems = " ".join(f"{tiles.GEM_NAMES[k]}:{counts[p][k]}" for k in range(7) if counts[p][k])
-        acts = " ".join(
-            f"{tiles.ACTION_NAMES[k]}:{st.action_tiles[p][k]}" for k in range(16) if st.action_tiles[p][k]
-        )
-        sec = ""
-        if st.secret_tiles[p] >= 0:
-            sec = f" secret:{tiles.CONTENT_NAMES[st.secret_tiles[p]]}" if viewer in (None, p) else " secret:?"
-        lines.append(f"player_{p} score {scores[p]:+d} | {gems or '-'} | {acts or '-'}{sec}")
+    lines += _holdings_lines(st, viewer)
     lines.append("")
     in_play = _contents_in_play(st, viewer)
     lines += legend_lines("gem tiles", [(CODES[c], tiles.CONTENT_NAMES[c]) for c in in_play if c < 7])
