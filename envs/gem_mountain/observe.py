@@ -466,31 +466,38 @@ class _View:
     def _changed_cells(self, st, me: int) -> list[int]:
         """Cells whose tile, rotation, face or peeks differ from the last view
         (sorted), the snapshot brought up to date. Whole lists are compared
-        first, at C speed; only a list that differs is scanned."""
+        first, at C speed; only a list that still differs is scanned."""
         cells, before = st.cells, self.cells
         changed = [] if cells == before else [i for i in range(len(cells)) if cells[i] != before[i]]
         if changed:
             self.cells = cells[:]
         if st.rotations == self.rotations and st.face_up == self.face_up and st.peeks == self.peeks:
             return changed
-        moved, old_peeks = set(changed), self.peeks
+        # a taken tile also turned face up and lost its peeks: copy those cells first
+        self._note_my_peeks(st, me, changed)
+        rotations, face_up, peeks = self.rotations, self.face_up, self.peeks
+        for i in changed:
+            rotations[i], face_up[i], peeks[i] = st.rotations[i], st.face_up[i], st.peeks[i]
+        moved = set(changed)
         for name in ("rotations", "face_up", "peeks"):
             now, before = getattr(st, name), getattr(self, name)
             if now != before:
-                moved.update([i for i in range(len(now)) if now[i] != before[i]])
+                differing = [i for i in range(len(now)) if now[i] != before[i]]
+                if name == "peeks":
+                    self._note_my_peeks(st, me, differing)
+                moved.update(differing)
                 setattr(self, name, now[:])
-        self._note_my_peeks(st, me, moved, old_peeks)
         return sorted(moved)
 
-    def _note_my_peeks(self, st, me: int, moved, old_peeks: list[int]) -> None:
-        """Keep the set of face-down tiles ``me`` has peeked at (and whether it
-        changed) over the cells that moved."""
+    def _note_my_peeks(self, st, me: int, cells) -> None:
+        """Before the snapshot's peeks of ``cells`` are overwritten: keep the
+        set of face-down tiles ``me`` has peeked at, and whether it changed."""
         bit = 1 << me
-        peeks, cells, face_up, mine = st.peeks, st.cells, st.face_up, self.my_peeks
-        for i in moved:
+        peeks, old_peeks, tiles_now, face_up, mine = st.peeks, self.peeks, st.cells, st.face_up, self.my_peeks
+        for i in cells:
             if (peeks[i] | old_peeks[i]) & bit:
                 self.my_peeks_moved = True
-            if peeks[i] & bit and cells[i] >= 0 and not face_up[i]:
+            if peeks[i] & bit and tiles_now[i] >= 0 and not face_up[i]:
                 mine.add(i)
             else:
                 mine.discard(i)
