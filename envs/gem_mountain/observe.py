@@ -167,6 +167,7 @@ class Observer:
         self.game = game
         self._tables: _Tables | None = None
         self._views: dict[int, _View] = {}
+        self._first_seen: dict[int, int] = {}  # per seat: the state last encoded afresh
 
     def tables(self) -> _Tables:
         if self._tables is None:
@@ -177,13 +178,17 @@ class Observer:
         """Same vector as :func:`encode`, updated from the seat's previous
         observation. Returns a fresh copy."""
         view = self._views.get(me)
-        if view is None or view.source != id(st):
-            # another state (a clone, a new game): building afresh beats a long diff
-            obs = encode(st, me)
+        if view is not None and view.source == id(st):
+            view.update(st, me, self._tables)
+            return view.obs.copy()
+        # another state (a clone, a new game): building afresh beats a long diff,
+        # and a view is kept only for a state observed twice (a clone seen once is not)
+        obs = encode(st, me)
+        if self._first_seen.get(me) == id(st):
             self._views[me] = _View(st, obs, me)
-            return obs
-        view.update(st, me, self._tables)
-        return view.obs.copy()
+        else:
+            self._first_seen[me] = id(st)
+        return obs
 
 
 # ------------------------------------------------------------------ pieces
