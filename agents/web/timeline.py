@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from meeplezoo.agents.replay_cli import check_viewer as check_seat
 from meeplezoo.agents.web.move_labels import move_label
 from meeplezoo.envs.core.replay import ReplayError, ReplayRecord, replay_states
 
@@ -45,10 +46,10 @@ def check_viewer(record: ReplayRecord, viewer: int | None) -> None:
     """A viewer must be a seat of the replay's game (None: a spectator)."""
     if viewer is None:
         return
-    first = next(replay_states(record))
-    n = first.game.num_players
-    if not 0 <= viewer < n:
-        raise ReplayError(f"--viewer must be a seat from 0 to {n - 1} for this {n}-player game, got {viewer}")
+    try:
+        check_seat(viewer, next(replay_states(record)).game.num_players)
+    except ValueError as exc:
+        raise ReplayError(str(exc)) from None
 
 
 def replay_timeline(record: ReplayRecord, viewer: int | None = None) -> Iterator[Position]:

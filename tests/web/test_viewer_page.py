@@ -112,7 +112,7 @@ def _tamper(path, **changes):
         ("not_replay", "not a meeplezoo replay"),
         ("tampered", "is not legal"),
         ("out_of_range", "action #0 (1000000) is not legal"),
-        ("viewer", "--viewer must be a seat from 0 to 1"),
+        ("viewer", "is not a seat of this game (seats 0-1)"),
         ("output", "No such file"),
         ("overwrite", "would overwrite the replay"),
     ],
