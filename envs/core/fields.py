@@ -100,9 +100,21 @@ def compile_clone(cls: type, fields: Iterable[Field]) -> Callable[[Any], Any]:
     return clone
 
 
+def _converted(convert: Callable[[Any, Any], Any], value: Any, context: Any) -> Any:
+    """``convert(value, context)``; a plain pass-through copies the value, so
+    a position dict and the state never share a list."""
+    if convert is _identity:
+        return copy_module.deepcopy(value)
+    return convert(value, context)
+
+
 def fields_to_dict(state: Any, fields: Iterable[Field]) -> dict[str, Any]:
-    """The position-dict entries of the keyed fields."""
-    return {field.key: field.to_json(getattr(state, field.name), state) for field in fields if field.key}
+    """The position-dict entries of the keyed fields (independent of the state)."""
+    return {
+        field.key: _converted(field.to_json, getattr(state, field.name), state)
+        for field in fields
+        if field.key
+    }
 
 
 def _reason(exc: Exception) -> str:
@@ -120,7 +132,7 @@ def fields_from_dict(state: Any, fields: Iterable[Field], data: dict, game_name:
             continue
         if field.key in data:
             try:
-                value = field.from_json(data[field.key], state.game)
+                value = _converted(field.from_json, data[field.key], state.game)
             except (ValueError, TypeError, KeyError, IndexError, OverflowError, AttributeError) as exc:
                 # a converter that fails on odd input still names the entry
                 raise ValueError(f"{game_name}: position entry {field.key!r}: {_reason(exc)}") from None

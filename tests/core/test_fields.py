@@ -68,3 +68,14 @@ def test_defaults_fill_missing_keys_and_to_json_converts():
     holder.game = HighCardGame()
     fields_from_dict(holder, fields, {"seen": [2, 1]}, "g")
     assert holder.turns == 0 and fields_to_dict(holder, fields) == {"turns": 0, "seen": [1, 2]}
+
+
+def test_a_saved_position_shares_no_list_with_its_state():
+    game = HighCardGame()
+    state = game.new_initial_state(seed=3)
+    position = state.to_dict()
+    state.apply(0)
+    assert position == game.new_initial_state(seed=3).to_dict()
+    loaded = game.state_from_dict(position)
+    position["deck"].clear()
+    assert loaded.deck
