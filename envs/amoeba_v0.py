@@ -74,7 +74,7 @@ that reaches `max_turns` is truncated and ranked on the current scores.
 | remove_stuck_hand | True | a hand that cannot place a tile leaves the game |
 | max_turns | 400 | truncation |
 | reward_mode | "rank" | or "score_diff" |
-| die_override / pile_override | None | test hooks: die results / pile order |
+| dice_override / pile_override | None | test hooks: die results / pile order |
 
 `render_mode` ("ansi", "rgb_array", "human") and `illegal_action`
 ("terminate" or "raise") are env options.

@@ -126,9 +126,8 @@ def test_game_info_version_matches_the_entry_module_name(name):
     assert name == f"{envs.strip_version(name)}_v{info.version}"
 
 
-# Amoeba's rules still paint the observation planes on the state as tiles are
-# laid, so its rules import the plane layout from observe.py.
-_RULES_STILL_READING_OBSERVE = {"amoeba"}
+# Games whose rules still import their observer (none left).
+_RULES_STILL_READING_OBSERVE: set[str] = set()
 
 
 @pytest.mark.parametrize("name", envs.names())

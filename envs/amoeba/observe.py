@@ -15,9 +15,18 @@ Planes (each U x U, row-major, plane-major), values are small integers:
   12/13 that amoeba's owner: 0 none, 1 + relative seat
   14/15 that amoeba is the one on offer (claim step)
 The global block follows (see ``global_size``).
+
+The planes are painted by an :class:`Observer` from the state's facts and
+kept between calls: per line of play it remembers how many placements and
+which amoeba records (by identity: the rules replace a record when it
+changes, and clones share them) it has painted, and paints only what is new.
+A clone, or a later position of the same game, starts from the planes of an
+earlier position when its placements continue that position's.
 """
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
@@ -26,6 +35,21 @@ from meeplezoo.envs.amoeba.tiles import NUM_TILES, PORT_PIECE_NUM
 NUM_PLANES = 16
 HAND_SLOTS = 3
 SEATS = 4
+CAP = 127  # int8 ceiling for sizes and scores
+# plane offsets, in planes of U x U
+OCCUPIED, TOP, TOP_ROW, LEFT_COLUMN, PIECE, OPEN, SIZE, COMPLETE, OWNER, OFFER = (
+    0,
+    1,
+    2,
+    3,
+    4,
+    6,
+    8,
+    10,
+    12,
+    14,
+)
+OWNER_CODE = 200  # the painted owner planes hold OWNER_CODE + seat (0 = no owner)
 
 
 def global_size() -> int:
@@ -34,107 +58,246 @@ def global_size() -> int:
     return HAND_SLOTS * 9 + 12 + 1 + 1 + 3 + 1 + SEATS * 5 + 1 + NUM_TILES + 1
 
 
-def _scores(st):
-    """(scores, largest amoeba) per seat, capped at 127, cached per table."""
-    cached = st._board_cache
-    if cached is None:
-        n = st.game.num_players
-        scores = [0] * n
-        largest = [0] * n
-        comps = st.comps
-        for cid in st.owned:
-            members, _, own = comps[cid]
-            m = len(members)
-            scores[own] += m
-            if m > largest[own]:
-                largest[own] = m
-        cached = ([min(x, 127) for x in scores], [min(x, 127) for x in largest])
-        st._board_cache = cached
-    return cached
-
-
-_LUTS: dict = {}
-OWNER_CODE = 200  # the state's owner planes hold OWNER_CODE + seat (0 = no owner)
-
-
-def _lut(n: int, player: int) -> bytes:
+def _owner_table(n: int, player: int) -> bytes:
     """Byte translation table for the owner planes: OWNER_CODE + seat ->
     1 + seat relative to the observer; every other value unchanged."""
-    key = (n, player)
-    lut = _LUTS.get(key)
-    if lut is None:
-        table = list(range(256))
-        for s in range(n):
-            table[OWNER_CODE + s] = 1 + (s - player) % n
-        lut = bytes(table)
-        _LUTS[key] = lut
-    return lut
+    table = list(range(256))
+    for seat in range(n):
+        table[OWNER_CODE + seat] = 1 + (seat - player) % n
+    return bytes(table)
 
 
 _FLIP = bytes([1, 0] + list(range(2, 256)))  # on the table (1) -> not unseen (0)
-_SEL = [bytes(12)] + [bytes(i == j for j in range(12)) for i in range(12)]
+_SELECTION = [bytes(12)] + [bytes(i == j for j in range(12)) for i in range(12)]
 _PHASE = {0: b"\x01\x00\x00", 1: b"\x00\x01\x00", 2: b"\x00\x00\x01"}
-_NOPHASE = b"\x00\x00\x00"
+_NO_PHASE = b"\x00\x00\x00"
+HAND9 = [bytes([1] + PORT_PIECE_NUM[t * 4].tolist()) for t in range(NUM_TILES)]
 
 
-def encode(st, player: int) -> np.ndarray:
-    """The observation of ``player``, assembled as bytes from the incrementally
-    kept planes (a fresh array each call; nothing the state holds is shared)."""
-    game = st.game
-    n = game.num_players
-    planes = st.planes
-    lo = 12 * game.U * game.U
-    hi = lo + lo // 6
-    buf = planes[:]
-    buf[lo:hi] = planes[lo:hi].translate(_lut(n, player))
-    hand = st.hands[player]
-    for t in hand[:HAND_SLOTS]:
-        buf += HAND9[t]
-    if len(hand) < HAND_SLOTS:
-        buf += bytes(9 * (HAND_SLOTS - len(hand)))
-    phase = st.phase
-    buf += _SEL[
-        1 + st.sel[0] * 4 + st.sel[1] if st.sel is not None and st.cur == player and phase == 1 else 0
-    ]
-    left = st.left
-    buf.append(st.die)
-    buf.append(left if left > 0 else 0)
-    buf += _PHASE.get(phase, _NOPHASE)
-    buf.append(1 if st.first_pending else 0)
-    sc, lg = _scores(st)
-    supply = st.supply
-    hands = st.hands
-    for k in range(n):
-        s = (player + k) % n
-        buf += bytes((1, supply[s], sc[s], lg[s], len(hands[s])))
-    if n < SEATS:
-        buf += bytes(5 * (SEATS - n))
-    buf.append(len(st.pile))
-    unseen = st.on_board.translate(_FLIP)
-    for t in hand:
-        unseen[t] = 0
-    for t in st.removed[player]:
-        unseen[t] = 0
-    buf += unseen
-    buf.append(min(127, (100 * st.turn) // max(1, game.max_turns)))
-    return np.frombuffer(buf, dtype=np.int8)
+class PaintedPlanes:
+    """The board planes of one position, with what they were painted from:
+    the first ``count`` placements (the last of them ``last``), each amoeba
+    record in ``painted`` and the offered amoeba's members."""
+
+    __slots__ = ("planes", "count", "last", "painted", "offer_members")
+
+    def __init__(self, size: int) -> None:
+        self.planes = bytearray(size)
+        self.count = 0
+        self.last = None
+        self.painted: dict = {}
+        self.offer_members: tuple = ()
+
+    def continues(self, state) -> bool:
+        """Whether ``state``'s placements start with the ones painted here."""
+        count = self.count
+        placements = state.placements
+        return count <= len(placements) and (count == 0 or placements[count - 1] is self.last)
+
+    def copy(self) -> PaintedPlanes:
+        new = PaintedPlanes.__new__(PaintedPlanes)
+        new.planes = self.planes[:]
+        new.count = self.count
+        new.last = self.last
+        new.painted = dict(self.painted)
+        new.offer_members = self.offer_members
+        return new
+
+
+class Observer:
+    """The observation encoder of one Amoeba game: reads a state, writes the
+    int8 vector of one player (a fresh array each call)."""
+
+    def __init__(self, game) -> None:
+        self.game = game
+        units = game.units
+        self.area = units * units
+        game.num_planes = NUM_PLANES
+        game.observation_shape = (NUM_PLANES * self.area + global_size(),)
+        game.observation_planes = (NUM_PLANES, units, units)
+        game.observation_dtype = np.int8
+        game.observation_low = 0
+        game.observation_high = 127
+        self.owner_tables = [_owner_table(game.num_players, p) for p in range(game.num_players)]
+        self._views: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._recent: PaintedPlanes | None = None
+
+    def __getstate__(self) -> dict:
+        """Pickled without the painted planes (weak references do not pickle)."""
+        state = dict(self.__dict__)
+        state["_views"] = None
+        state["_recent"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._views = weakref.WeakKeyDictionary()
+
+    # ------------------------------------------------------------ planes
+    def planes(self, state) -> bytearray:
+        """The board planes of ``state`` (owners as OWNER_CODE + seat)."""
+        view = self._views.get(state)
+        if view is None or not view.continues(state):
+            recent = self._recent
+            if recent is not None and recent.continues(state):
+                view = recent.copy()
+            else:
+                view = PaintedPlanes(NUM_PLANES * self.area)
+            self._views[state] = view
+        self._paint(view, state)
+        self._recent = view
+        return view.planes
+
+    def _paint(self, view: PaintedPlanes, state) -> None:
+        placements = state.placements
+        for k in range(view.count, len(placements)):
+            self._paint_placement(view.planes, state, k)
+        if view.count != len(placements):
+            view.count = len(placements)
+            view.last = placements[-1] if placements else None
+        painted = view.painted
+        for aid, amoeba in state.amoebas.items():
+            if painted.get(aid) is not amoeba:
+                self._paint_amoeba(view.planes, state, amoeba)
+                painted[aid] = amoeba
+        offered = state.offered()
+        members = state.amoebas[offered].members if offered is not None else ()
+        if members is not view.offer_members:
+            self._paint_members(view.planes, state, view.offer_members, OFFER, 0)
+            self._paint_members(view.planes, state, members, OFFER, 1)
+            view.offer_members = members
+
+    def _paint_placement(self, planes: bytearray, state, k: int) -> None:
+        """A tile's units, quarters, piece numbers and open ports (a ground
+        tile also closes the ports of the tiles it meets)."""
+        geo = self.game.geo
+        area = self.area
+        placement = state.placements[k]
+        u0, u1, u2, u3 = geo.block_units[placement.anchor]
+        spi = geo.slot_plane
+        number = state.piece_number
+        if placement.level == 2:
+            planes[area + u0] = planes[area + u1] = planes[area + u2] = planes[area + u3] = 1
+            for pid in state.placement_pieces[k]:
+                for s in state.piece_slots[pid]:
+                    planes[PIECE * area + spi[s]] = number[pid]
+            return
+        planes[u0] = planes[u1] = planes[u2] = planes[u3] = 1
+        planes[TOP_ROW * area + u0] = planes[TOP_ROW * area + u1] = 1
+        planes[LEFT_COLUMN * area + u0] = planes[LEFT_COLUMN * area + u3] = 1
+        face = geo.face
+        vis = state.unit_placement
+        slot_piece = state.slot_piece
+        for s in geo.port_slot[placement.anchor]:
+            pid = slot_piece[s]
+            if pid < 0:
+                continue
+            planes[PIECE * area + spi[s]] = number[pid]
+            f = face[s]
+            if f < 0 or vis[f >> 2] < 0:
+                planes[OPEN * area + spi[s]] = 1
+            else:
+                planes[OPEN * area + spi[f]] = 0
+
+    def _paint_amoeba(self, planes: bytearray, state, amoeba) -> None:
+        """An amoeba's size, completeness and owner on its ports."""
+        members, open_ports, owner = amoeba
+        size = min(len(members), CAP)
+        complete = 1 if open_ports == 0 else 0
+        owner_code = 0 if owner < 0 else OWNER_CODE + owner
+        spi = self.game.geo.slot_plane
+        piece_slots = state.piece_slots
+        size_at, complete_at, owner_at = SIZE * self.area, COMPLETE * self.area, OWNER * self.area
+        for p in members:
+            for s in piece_slots[p]:
+                i = spi[s]
+                planes[size_at + i] = size
+                planes[complete_at + i] = complete
+                planes[owner_at + i] = owner_code
+
+    def _paint_members(self, planes: bytearray, state, members, plane: int, value: int) -> None:
+        spi = self.game.geo.slot_plane
+        at = plane * self.area
+        for p in members:
+            for s in state.piece_slots[p]:
+                planes[at + spi[s]] = value
+
+    # ------------------------------------------------------------ vector
+    def encode(self, state, player: int) -> np.ndarray:
+        """The observation of ``player``, assembled as bytes."""
+        game = self.game
+        n = game.num_players
+        planes = self.planes(state)
+        lo = OWNER * self.area
+        hi = lo + 2 * self.area
+        buf = planes[:]
+        buf[lo:hi] = planes[lo:hi].translate(self.owner_tables[player])
+        hand = state.hands[player]
+        for t in hand[:HAND_SLOTS]:
+            buf += HAND9[t]
+        if len(hand) < HAND_SLOTS:
+            buf += bytes(9 * (HAND_SLOTS - len(hand)))
+        phase = state.phase
+        selection = state.selection
+        shown = selection is not None and state.mover == player and phase == 1
+        buf += _SELECTION[1 + selection[0] * 4 + selection[1] if shown else 0]
+        buf.append(state.die)
+        buf.append(max(state.placements_left, 0))
+        buf += _PHASE.get(phase, _NO_PHASE)
+        buf.append(1 if state.first_tile_pending else 0)
+        scores, largest = _scores(state, n)
+        supply = state.supply
+        hands = state.hands
+        for k in range(n):
+            s = (player + k) % n
+            buf += bytes((1, supply[s], scores[s], largest[s], len(hands[s])))
+        if n < SEATS:
+            buf += bytes(5 * (SEATS - n))
+        buf.append(len(state.pile))
+        unseen = state.on_board.translate(_FLIP)
+        for t in hand:
+            unseen[t] = 0
+        for t in state.removed[player]:
+            unseen[t] = 0
+        buf += unseen
+        buf.append(min(CAP, (100 * state.turn) // max(1, game.max_turns)))
+        return np.frombuffer(buf, dtype=np.int8)
+
+
+def _scores(state, n: int) -> tuple[list[int], list[int]]:
+    """(scores, largest amoeba) per seat, capped at 127."""
+    scores = [0] * n
+    largest = [0] * n
+    amoebas = state.amoebas
+    for aid in state.claimed:
+        members, _, owner = amoebas[aid]
+        size = len(members)
+        scores[owner] += size
+        if size > largest[owner]:
+            largest[owner] = size
+    return [min(x, CAP) for x in scores], [min(x, CAP) for x in largest]
+
+
+def encode(state, player: int) -> np.ndarray:
+    """The observation of ``player`` (through the game's observer)."""
+    return state.game.observer.encode(state, player)
 
 
 def encode_reference(st, player: int) -> np.ndarray:
     """The same observation built from scratch from the table (slow; for tests)."""
     game = st.game
     geo = game.geo
-    U = game.U
+    U = game.units
     UU = U * U
     n = game.num_players
     out = np.zeros(game.observation_shape[0], dtype=np.int8)
     pl = out[: NUM_PLANES * UU].reshape(NUM_PLANES, UU)
-    offer = st.offers[st.offer_i] if st.phase == 2 and st.offers else None
+    offer = st.offered()
     for u in range(UU):
-        k = st.unit_vis[u]
+        k = st.unit_placement[u]
         if k < 0:
             continue
-        a, _tile, _rot, level, _cov = st.placements[k]
+        a, _tile, _rot, level = st.placements[k]
         ar, ac = geo.anchor_rc(a)
         r, c = divmod(u, U)
         pl[0, u] = 1
@@ -144,19 +307,19 @@ def encode_reference(st, player: int) -> np.ndarray:
         for d in range(4):
             s = u * 4 + d
             f = geo.face[s]
-            if f >= 0 and st.unit_vis[f >> 2] == k:
+            if f >= 0 and st.unit_placement[f >> 2] == k:
                 continue
             p = st.slot_piece[s]
             if p < 0:
                 continue
             port = d & 1
-            members, nopen, owner = st.comps[st.piece_comp[p]]
-            pl[4 + port, u] = st.piece_num[p]
-            pl[6 + port, u] = f < 0 or st.unit_vis[f >> 2] < 0
+            members, nopen, owner = st.amoebas[st.piece_amoeba[p]]
+            pl[4 + port, u] = st.piece_number[p]
+            pl[6 + port, u] = f < 0 or st.unit_placement[f >> 2] < 0
             pl[8 + port, u] = min(len(members), 127)
             pl[10 + port, u] = nopen == 0
             pl[12 + port, u] = 0 if owner < 0 else 1 + (owner - player) % n
-            pl[14 + port, u] = offer is not None and st.piece_comp[p] == offer
+            pl[14 + port, u] = offer is not None and st.piece_amoeba[p] == offer
     i = NUM_PLANES * UU
     hand = st.hands[player]
     for j in range(HAND_SLOTS):
@@ -164,14 +327,14 @@ def encode_reference(st, player: int) -> np.ndarray:
             out[i] = 1
             out[i + 1 : i + 9] = PORT_PIECE_NUM[hand[j] * 4]
         i += 9
-    if st.sel is not None and st.cur == player and st.phase == 1:
-        out[i + st.sel[0] * 4 + st.sel[1]] = 1
+    if st.selection is not None and st.mover == player and st.phase == 1:
+        out[i + st.selection[0] * 4 + st.selection[1]] = 1
     i += 12
     out[i] = st.die
-    out[i + 1] = max(st.left, 0)
+    out[i + 1] = max(st.placements_left, 0)
     if 0 <= st.phase <= 2:
         out[i + 2 + st.phase] = 1
-    out[i + 5] = st.first_pending
+    out[i + 5] = st.first_tile_pending
     i += 6
     scores, largest = st.scores(), st.largest()
     for k in range(n):
@@ -187,6 +350,3 @@ def encode_reference(st, player: int) -> np.ndarray:
     i += NUM_TILES
     out[i] = min(127, (100 * st.turn) // max(1, game.max_turns))
     return out
-
-
-HAND9 = [bytes([1] + PORT_PIECE_NUM[t * 4].tolist()) for t in range(NUM_TILES)]

@@ -43,7 +43,7 @@ DC = (0, 1, 0, -1)
 
 
 def _bbox(st):
-    U = st.game.U
+    U = st.game.units
     occ = np.flatnonzero(st.height > 0)
     if len(occ) == 0:
         c = U // 2 - 1
@@ -64,39 +64,39 @@ def _header(st, viewer) -> list[str]:
     n = st.game.num_players
     sc = st.scores()
     head = (
-        f"turn {st.turn}, player_{st.cur} to act, phase {st.phase_name()}, die {st.die}, "
-        f"placements left {st.left}, pile {len(st.pile)} tiles"
+        f"turn {st.turn}, player_{st.mover} to act, phase {st.phase_name()}, die {st.die}, "
+        f"placements left {st.placements_left}, pile {len(st.pile)} tiles"
     )
-    if st.sel is not None:
-        head += f", selected slot {st.sel[0]} rot {st.sel[1]}"
+    if st.selection is not None:
+        head += f", selected slot {st.selection[0]} rot {st.selection[1]}"
     lines = [head]
     for p in range(n):
         lines.append(
             f"  player_{p}: score {sc[p]}, nuclei left {st.supply[p]}, removed tiles {len(st.removed[p])}; "
             f"hand: {_hand_text(st, p, viewer)}"
         )
-    if st.phase == 2 and st.offers:
-        cid = st.offers[st.offer_i]
-        lines.append(f"  on offer: amoeba of {len(st.comps[cid][0])} segments (marked @)")
+    if st.offered() is not None:
+        cid = st.offers[st.offer_index]
+        lines.append(f"  on offer: amoeba of {len(st.amoebas[cid][0])} segments (marked @)")
     return lines
 
 
 def _offer_pieces(st) -> set[int]:
-    if st.phase == 2 and st.offers:
-        return set(st.comps[st.offers[st.offer_i]][0])
+    if st.offered() is not None:
+        return set(st.amoebas[st.offers[st.offer_index]][0])
     return set()
 
 
 def _unit_mark(st, u: int, offer: set[int]) -> str:
     """Centre mark of a unit: '.', 'o'/'O' (tile, second storey), the owner's
     seat digit, or '@' for the amoeba on offer."""
-    if st.unit_vis[u] < 0:
+    if st.unit_placement[u] < 0:
         return "."
     mark = "o" if st.height[u] == 1 else "O"
     for d in range(4):
         p = st.slot_piece[u * 4 + d]
         if p >= 0:
-            own = st.comps[st.piece_comp[p]][2]
+            own = st.amoebas[st.piece_amoeba[p]][2]
             if p in offer:
                 mark = "@"
             elif own >= 0:
@@ -107,17 +107,17 @@ def _unit_mark(st, u: int, offer: set[int]) -> str:
 def _borders(st, r0, r1, c0, c1) -> dict[tuple[str, int, int], bool]:
     """Tile borders in the window: ('h', r, c) is the top edge of unit (r, c),
     ('v', r, c) its left edge; the value says a pink port opens there."""
-    U = st.game.U
+    U = st.game.units
     edges: dict[tuple[str, int, int], bool] = {}
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
             u = r * U + c
-            k = st.unit_vis[u]
+            k = st.unit_placement[u]
             if k < 0:
                 continue
             for d in range(4):
                 rr, cc = r + DR[d], c + DC[d]
-                if 0 <= rr < U and 0 <= cc < U and st.unit_vis[rr * U + cc] == k:
+                if 0 <= rr < U and 0 <= cc < U and st.unit_placement[rr * U + cc] == k:
                     continue
                 key = ("h", r + (d == 2), c) if d in (0, 2) else ("v", r, c + (d == 1))
                 edges[key] = edges.get(key, False) or st.slot_piece[u * 4 + d] >= 0
@@ -137,7 +137,7 @@ TEXT_LEGEND_EDGES = (("| ---", "tile border"), ("*", "pink port: an amoeba piece
 def render_ansi(st, viewer=None) -> str:
     """The occupied part of the board, 4 characters and 2 lines per unit,
     with r= row labels and c= column numbers."""
-    U = st.game.U
+    U = st.game.units
     r0, r1, c0, c1 = _bbox(st)
     # two units around the tiles: every anchor a tile may be laid at is on the axes
     r0, c0 = max(r0 - 2, 0), max(c0 - 2, 0)
@@ -233,17 +233,17 @@ def _draw_board_tiles(cv: Canvas, st, bx: float, by: float, cell: int) -> None:
     W = st.game.geo.W
     offer = _offer_pieces(st)
     laid = []
-    for k, (a, tile, rot, level, covered) in enumerate(st.placements):
-        if covered:  # a ground tile under a second-storey tile is not seen
+    for k, (a, tile, rot, level) in enumerate(st.placements):
+        if st.covered[k]:  # a ground tile under a second-storey tile is not seen
             continue
         r, c = divmod(a, W)
         x, y = bx + c * cell, by + r * cell
         _tile_square(cv, x, y, cell, level == 2)
         laid.append((k, _piece_paths(x, y, cell, ORIENTED[tile * 4 + rot])))
     for k, paths in laid:
-        for p, (pts, middle) in zip(st.place_pieces[k], paths):
-            cid = st.piece_comp[p]
-            own = st.comps[cid][2] if cid >= 0 else -1
+        for p, (pts, middle) in zip(st.placement_pieces[k], paths):
+            cid = st.piece_amoeba[p]
+            own = st.amoebas[cid][2] if cid >= 0 else -1
             if p in offer or own >= 0:
                 _draw_piece(cv, pts, middle, cell, OFFER if p in offer else halo_color(own), grow=3)
     for _, paths in laid:
@@ -276,7 +276,7 @@ def render_rgb(st, viewer=None) -> np.ndarray:
     """The whole board with r= / c= labels, the hands (the viewer's only)
     beside it, a header and a legend."""
     game = st.game
-    U, n = game.U, game.num_players
+    U, n = game.units, game.num_players
     cell = CELL
     pad = 10
     left = text_width(f"r={U - 1}", LABEL_SIZE) + 8
@@ -315,8 +315,8 @@ def _draw_axes(cv: Canvas, U: int, bx: float, by: float, cell: int) -> None:
 
 def _draw_nuclei(cv: Canvas, st, bx: float, by: float, cell: int) -> None:
     """One token per owned amoeba, on its first piece, showing its size."""
-    U = st.game.U
-    for members, _, own in st.comps.values():
+    U = st.game.units
+    for members, _, own in st.amoebas.values():
         if own < 0:
             continue
         p = min(members, key=lambda q: min(st.piece_slots[q]))

@@ -37,6 +37,8 @@ COPY_EXPRESSIONS = {
     "dict_of_lists": "{k: v[:] for k, v in value.items()}",
     "copy": "value.copy()",  # arrays, sets, dicts of values, decks: anything with copy()
     "copies": "[item.copy() for item in value]",  # a list of records with copy()
+    "dict_of_copies": "{k: v.copy() for k, v in value.items()}",  # e.g. a dict of sets
+    "new_dict": "{}",  # a cache dict: the clone starts with an empty one of its own
     "deep": "deepcopy(value)",  # anything else (slow: keep off hot paths)
     "rng": "clone_rng(value)",  # a numpy Generator, continued where it is
     "reset": None,  # a cache: the clone starts with ``reset``

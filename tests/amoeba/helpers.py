@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from meeplezoo import envs
 from meeplezoo.envs.amoeba.rules import SELECT
+from meeplezoo.envs.core.cards import Deck
 
 
 def game(**cfg):
@@ -28,15 +29,14 @@ def own(st, rc, seat, d=None):
 
 def start_turn(st, player, hand, die=3, pile=(80, 81, 82, 83)):
     """Make it ``player``'s turn at the selection step with ``hand``."""
-    st.cur = player
+    st.mover = player
     st.hands[player] = list(hand)
-    st.pile = [t for t in pile if t not in hand]
-    st.die = st.left = die
+    st.pile = Deck([t for t in pile if t not in hand])
+    st.die = st.placements_left = die
     st.placed = 0
-    st.sel = None
+    st.selection = None
     st.phase = SELECT
     st._cache = {}
-    st._board_cache = None
 
 
 def select_action(slot, rot):
@@ -50,8 +50,8 @@ def anchor_action(g, r, c):
 def legal_anchors(st):
     m = st.legal_action_mask()
     W = st.game.geo.W
-    return sorted(divmod(int(a) - 12, W) for a in m.nonzero()[0] if 12 <= a < 12 + st.game.A)
+    return sorted(divmod(int(a) - 12, W) for a in m.nonzero()[0] if 12 <= a < 12 + st.game.num_anchors)
 
 
 def amoeba_sizes(st):
-    return sorted(len(v[0]) for v in st.comps.values())
+    return sorted(len(v[0]) for v in st.amoebas.values())

@@ -3,15 +3,15 @@
 import numpy as np
 import pytest
 
-from meeplezoo.envs.amoeba.observe import encode_reference
-from meeplezoo.envs.amoeba.rules import ANCHOR, CLAIM, OWNER_CODE, SELECT
+from meeplezoo.envs.amoeba.observe import OWNER_CODE, encode_reference
+from meeplezoo.envs.amoeba.rules import ANCHOR, CLAIM, SELECT
 from tests.amoeba.helpers import game
 
 
 def recompute(st):
     """Amoebas from scratch: components of the visible pieces over pink contacts."""
     g = st.game.geo
-    live = [p for p, c in enumerate(st.piece_comp) if c >= 0]
+    live = [p for p, c in enumerate(st.piece_amoeba) if c >= 0]
     label = {}
     groups = []
     for start in live:
@@ -24,7 +24,7 @@ def recompute(st):
             members.append(p)
             for s in st.piece_slots[p]:
                 f = g.face[s]
-                if f < 0 or st.unit_vis[f >> 2] < 0:
+                if f < 0 or st.unit_placement[f >> 2] < 0:
                     nopen += 1
                     continue
                 q = int(st.slot_piece[f])
@@ -39,15 +39,17 @@ def recompute(st):
 def check(st):
     game_ = st.game
     n = game_.num_players
-    U = game_.U
+    U = game_.units
     cfg = game_.config
     # every tile accounted for exactly once
     on_board = [pl[1] for pl in st.placements]
-    everything = on_board + st.pile + [t for h in st.hands for t in h] + [t for h in st.removed for t in h]
+    everything = (
+        on_board + st.pile.draw_pile + [t for h in st.hands for t in h] + [t for h in st.removed for t in h]
+    )
     assert sorted(everything) == list(range(84))
     # nuclei conserved
     owned = [0] * n
-    for members, nopen, owner in st.comps.values():
+    for members, nopen, owner in st.amoebas.values():
         if owner >= 0:
             owned[owner] += 1
             assert nopen == 0, "a claimed amoeba is complete"
@@ -56,7 +58,7 @@ def check(st):
         assert st.supply[p] + owned[p] == cfg["nuclei_per_player"]
         assert st.supply[p] >= 0
     # matching at every contact: pink faces pink
-    vis = st.unit_vis
+    vis = st.unit_placement
     for u in range(U * U):
         if vis[u] < 0:
             continue
@@ -69,10 +71,10 @@ def check(st):
     # heights and storeys
     assert st.height.max() <= 2
     # incremental bookkeeping equals a recomputation
-    assert st.owned == {cid for cid, v in st.comps.items() if v[2] >= 0}
-    assert set(st.closed) == {cid for cid, v in st.comps.items() if v[2] < 0 and v[1] == 0}
-    assert all(key == st.comp_key(cid) for cid, key in st.closed.items())
-    mine = {(frozenset(v[0]), v[1]) for v in st.comps.values()}
+    assert st.claimed == {cid for cid, v in st.amoebas.items() if v[2] >= 0}
+    assert set(st.complete_unclaimed) == {cid for cid, v in st.amoebas.items() if v[2] < 0 and v[1] == 0}
+    assert all(key == st.amoeba_key(cid) for cid, key in st.complete_unclaimed.items())
+    mine = {(frozenset(v[0]), v[1]) for v in st.amoebas.values()}
     assert mine == recompute(st)
     if not st.done:
         assert st.legal_action_mask().any()
@@ -119,17 +121,22 @@ def test_invariants_thousands(n):
         play(g, 5000 + seed, check_every=5)
 
 
+def painted(st):
+    """The observer's board planes of ``st``, as it keeps them between calls."""
+    return np.frombuffer(st.game.observer.planes(st), dtype=np.uint8)
+
+
 def planes_from_scratch(st):
-    """The state's board planes computed directly from the table (owners as
+    """The board planes computed directly from the table (owners as
     OWNER_CODE + seat; the observation maps them to relative seats)."""
     g = st.game
-    U = g.U
+    U = g.units
     UU = U * U
     geo = g.geo
     out = np.zeros((16, UU), dtype=np.uint8)
-    offer = st.offers[st.offer_i] if st.phase == 2 and st.offers else None
+    offer = st.offered()
     for u in range(UU):
-        k = st.unit_vis[u]
+        k = st.unit_placement[u]
         if k < 0:
             continue
         a = st.placements[k][0]
@@ -142,19 +149,19 @@ def planes_from_scratch(st):
         for d in range(4):
             s = u * 4 + d
             f = geo.face[s]
-            if f >= 0 and st.unit_vis[f >> 2] == k:
+            if f >= 0 and st.unit_placement[f >> 2] == k:
                 continue
             p = int(st.slot_piece[s])
             if p < 0:
                 continue
             port = d & 1
-            members, nopen, owner = st.comps[st.piece_comp[p]]
-            out[4 + port, u] = st.piece_num[p]
-            out[6 + port, u] = f < 0 or st.unit_vis[f >> 2] < 0
+            members, nopen, owner = st.amoebas[st.piece_amoeba[p]]
+            out[4 + port, u] = st.piece_number[p]
+            out[6 + port, u] = f < 0 or st.unit_placement[f >> 2] < 0
             out[8 + port, u] = min(len(members), 127)
             out[10 + port, u] = nopen == 0
             out[12 + port, u] = 0 if owner < 0 else OWNER_CODE + owner
-            out[14 + port, u] = offer is not None and st.piece_comp[p] == offer
+            out[14 + port, u] = offer is not None and st.piece_amoeba[p] == offer
     return out.reshape(-1)
 
 
@@ -166,14 +173,38 @@ def test_incremental_planes_match_recomputation(n):
         rng = np.random.default_rng(seed)
         while not st.done:
             st.apply(int(rng.choice(st.legal_actions())))
-            assert np.array_equal(np.frombuffer(st.planes, dtype=np.uint8), planes_from_scratch(st))
+            assert np.array_equal(painted(st), planes_from_scratch(st))
             viewer = int(rng.integers(n))
             assert np.array_equal(st.observation(viewer), encode_reference(st, viewer))
             back = g.state_from_dict(st.to_dict())
             if rng.random() < 0.05:
-                assert back.planes == st.planes
+                assert np.array_equal(painted(back), painted(st))
                 for p in range(n):
                     assert np.array_equal(back.observation(p), st.observation(p))
+
+
+def test_painted_planes_follow_clones_and_branches():
+    """The observer repaints only what changed since a position it painted;
+    clones, sibling branches and positions seen out of order must all get the
+    planes of their own table."""
+    g = game(num_players=3)
+    st = g.new_initial_state(11)
+    rng = np.random.default_rng(11)
+    seen = []
+    while not st.done:
+        if rng.random() < 0.2:
+            seen.append(st.clone())
+        st.apply(int(rng.choice(st.legal_actions())))
+        if rng.random() < 0.3:
+            branch = st.clone()
+            for _ in range(3):
+                if not branch.done:
+                    branch.apply(int(rng.choice(branch.legal_actions())))
+            assert np.array_equal(painted(branch), planes_from_scratch(branch))
+        assert np.array_equal(painted(st), planes_from_scratch(st))
+    for old in reversed(seen):
+        assert np.array_equal(painted(old), planes_from_scratch(old))
+        assert np.array_equal(old.observation(0), encode_reference(old, 0))
 
 
 def compact_greedy_action(st, rng):
@@ -184,18 +215,18 @@ def compact_greedy_action(st, rng):
     g = st.game
     legal = np.flatnonzero(st.legal_action_mask())
     if st.phase == CLAIM:
-        return g.CLAIM_YES
-    hand = st.hands[st.cur]
+        return g.claim_action
+    hand = st.hands[st.mover]
     if st.phase == SELECT:
         for a in legal:
             s, r = divmod(int(a), 4)
-            if st._tops(hand[s] * 4 + r):
+            if st._top_plans(hand[s] * 4 + r):
                 return int(a)
         return int(legal[rng.integers(len(legal))])
-    tops = st._tops(hand[st.sel[0]] * 4 + st.sel[1])
+    tops = st._top_plans(hand[st.selection[0]] * 4 + st.selection[1])
     if tops:
         return 12 + min(tops)
-    contacts = [bin(st.breq[a - 12] | st.preq[a - 12]).count("1") for a in legal]
+    contacts = [bin(st.blue_required[a - 12] | st.pink_required[a - 12]).count("1") for a in legal]
     best = max(contacts)
     cands = [int(a) for a, c in zip(legal, contacts) if c == best]
     return cands[rng.integers(len(cands))]
@@ -211,7 +242,7 @@ def test_greedy_play_splits_and_keeps_invariants():
         rng = np.random.default_rng(seed)
         while not st.done:
             anchor_step = st.phase == ANCHOR
-            mover = st.cur
+            mover = st.mover
             supply_before = list(st.supply)
             st.apply(compact_greedy_action(st, rng))
             if not (anchor_step and st.last_split):
@@ -229,9 +260,9 @@ def test_greedy_play_splits_and_keeps_invariants():
             assert returned in ((0, 1) if info["merged"] else (0,))
             assert delta[mover] in (-paid, -paid + returned)
             assert all(d in (0, returned) for p, d in enumerate(delta) if p != mover)
-            assert any(v[2] == info["target_owner"] for v in st.comps.values())
+            assert any(v[2] == info["target_owner"] for v in st.amoebas.values())
             check(st)
-            assert np.array_equal(np.frombuffer(st.planes, dtype=np.uint8), planes_from_scratch(st))
+            assert np.array_equal(painted(st), planes_from_scratch(st))
             for p in range(n):
                 assert np.array_equal(st.observation(p), encode_reference(st, p))
         check(st)

@@ -39,7 +39,7 @@ def test_every_legal_anchor_is_on_the_text_axes(cfg):
     g = game(**cfg)
     for seed in range(3):
         st, anchors = _anchor_position(g, seed)
-        text = st.render_ansi(st.cur)
+        text = st.render_ansi(st.mover)
         rows, cols = _row_labels(text), _column_labels(text)
         for name in anchors:
             r, c = name.split()[1:]
@@ -53,7 +53,7 @@ def test_text_labels_sit_on_their_unit():
     text = st.render_ansi(None).splitlines()
     header = next(i for i, line in enumerate(text) if line.strip().startswith("c="))
     col_of = {m.group(0): m.start() for m in re.finditer(r"\d+", text[header])}
-    for r, c in (divmod(int(u), g.U) for u in np.flatnonzero(st.height > 0)[:10]):
+    for r, c in (divmod(int(u), g.units) for u in np.flatnonzero(st.height > 0)[:10]):
         line = next(line for line in text if re.match(rf"\s*r={r}\s", line))
         assert line[col_of[str(c)]] in "oO0123@", f"unit ({r},{c}) is not drawn under its labels"
 
@@ -73,8 +73,8 @@ def test_the_text_legend_names_every_mark():
 def test_hands_are_spelt_like_the_select_moves():
     g = game()
     st, _ = _anchor_position(g, 2)
-    text = st.render_ansi(st.cur)
-    for slot, tile in enumerate(st.hands[st.cur]):
+    text = st.render_ansi(st.mover)
+    for slot, tile in enumerate(st.hands[st.mover]):
         assert f"slot {slot}: tile {tile} (" in text
-    other = 1 - st.cur
+    other = 1 - st.mover
     assert f"player_{other}: " in text and "tiles (hidden)" in text

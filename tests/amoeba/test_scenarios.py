@@ -6,6 +6,7 @@ import numpy as np
 
 from meeplezoo import envs
 from meeplezoo.envs.amoeba.rules import ANCHOR, CLAIM, SELECT
+from meeplezoo.envs.core.cards import Deck
 from tests.amoeba.helpers import (
     amoeba_sizes,
     anchor_action,
@@ -47,7 +48,7 @@ def test_matching_pink_against_pink():
     st.apply(select_action(0, 0))
     assert (11, 13) in legal_anchors(st)
     st2 = st.clone()
-    st2.sel = None
+    st2.selection = None
     st2.phase = SELECT
     st2._cache = {}
     st2.apply(select_action(1, 0))
@@ -73,13 +74,13 @@ def test_completion_and_claim():
     st.hands[1] = [66]
     st.apply(select_action(0, 0))
     st.apply(anchor_action(g, 11, 13))
-    assert st.phase == CLAIM and st.cur == 0
+    assert st.phase == CLAIM and st.mover == 0
     assert len(st.offers) == 1
-    assert len(st.comps[st.offers[0]][0]) == 2
+    assert len(st.amoebas[st.offers[0]][0]) == 2
     assert amoeba_sizes(st) == [1, 1, 2]
-    st.apply(g.CLAIM_YES)
+    st.apply(g.claim_action)
     assert st.supply[0] == 9 and st.scores()[0] == 2
-    assert st.turn == 1 and st.cur == 1  # the claim step closed p0's turn
+    assert st.turn == 1 and st.mover == 1  # the claim step closed p0's turn
 
 
 def test_decline_keeps_amoeba_claimable_later_by_anyone():
@@ -90,7 +91,7 @@ def test_decline_keeps_amoeba_claimable_later_by_anyone():
     st.apply(select_action(0, 0))
     st.apply(anchor_action(g, 11, 13))
     st.hands[1] = [66]
-    st.apply(g.CLAIM_NO)
+    st.apply(g.decline_action)
     assert st.turn == 1
     assert len(st.claimable()) == 1  # still there for the next player's claim step
 
@@ -100,14 +101,14 @@ def test_board_edge_is_open():
     g, st = fresh()
     place(st, 30, 0, (0, 11))  # pink port 0 faces the top edge
     cid = st.amoeba_of_unit(0, 11, 0)
-    assert st.comps[cid][1] == 1
+    assert st.amoebas[cid][1] == 1
     start_turn(st, 0, [73], die=1)
     st.apply(select_action(0, 0))
     st.apply(anchor_action(g, 0, 13))
-    assert all(st.comps[c][0] != st.comps[cid][0] for c in st.claimable()) or st.comps.get(cid) is None
+    assert all(st.amoebas[c][0] != st.amoebas[cid][0] for c in st.claimable()) or st.amoebas.get(cid) is None
     for c in st.claimable():
-        assert all(min(st.piece_slots[p]) >= 0 for p in st.comps[c][0])
-        assert st.comps[c][1] == 0
+        assert all(min(st.piece_slots[p]) >= 0 for p in st.amoebas[c][0])
+        assert st.amoebas[c][1] == 0
 
 
 def chain4(st):
@@ -122,22 +123,22 @@ def test_split_two_parts():
     g, st = fresh()
     chain4(st)
     cid = st.amoeba_of_unit(11, 12, 1)
-    assert len(st.comps[cid][0]) == 4 and st.comps[cid][1] == 0
+    assert len(st.amoebas[cid][0]) == 4 and st.amoebas[cid][1] == 0
     own(st, (11, 12), 1, d=1)
     start_turn(st, 0, [66], die=1)
     st.apply(select_action(0, 1))
-    tops = [rc for rc in legal_anchors(st) if st.height[rc[0] * g.U + rc[1]] > 0]
+    tops = [rc for rc in legal_anchors(st) if st.height[rc[0] * g.units + rc[1]] > 0]
     assert tops == [(11, 13)]
     st.apply(anchor_action(g, 11, 13))
     assert st.supply[0] == 9
     assert st.scores() == [3, 2]
-    left = st.comps[st.amoeba_of_unit(11, 12, 1)]
-    right = st.comps[st.amoeba_of_unit(11, 16, 1)]
+    left = st.amoebas[st.amoeba_of_unit(11, 12, 1)]
+    right = st.amoebas[st.amoeba_of_unit(11, 16, 1)]
     assert (len(left[0]), left[2]) == (2, 1)
     assert (len(right[0]), right[2]) == (3, 0)
     for r in (11, 12):
         for c in (13, 14):
-            assert st.height[r * g.U + c] == 2
+            assert st.height[r * g.units + c] == 2
 
 
 def test_cannot_split_own_amoeba():
@@ -147,7 +148,7 @@ def test_cannot_split_own_amoeba():
     own(st, (11, 12), 0, d=1)
     start_turn(st, 0, [66], die=1)
     assert not st.legal_action_mask()[select_action(0, 1)] or all(
-        st.height[r * g.U + c] == 0 for r, c in _anchors_after(st, 0, 1)
+        st.height[r * g.units + c] == 0 for r, c in _anchors_after(st, 0, 1)
     )
 
 
@@ -176,7 +177,7 @@ def test_unclaimed_cannot_be_split():
     chain4(st)
     start_turn(st, 0, [66], die=1)
     if st.legal_action_mask()[select_action(0, 1)]:
-        assert all(st.height[r * g.U + c] == 0 for r, c in _anchors_after(st, 0, 1))
+        assert all(st.height[r * g.units + c] == 0 for r, c in _anchors_after(st, 0, 1))
 
 
 def t_shape(st):
@@ -191,16 +192,16 @@ def test_three_parts():
     g, st = fresh()
     t_shape(st)
     cid = own(st, (11, 12), 1, d=1)
-    assert len(st.comps[cid][0]) == 4
+    assert len(st.amoebas[cid][0]) == 4
     start_turn(st, 0, [37], die=1)
     assert (11, 13) in _anchors_after(st, 0, 1)
     st.apply(select_action(0, 1))
     st.apply(anchor_action(g, 11, 13))
     assert st.scores() == [4, 2]
     assert st.supply[0] == 8
-    assert st.comps[st.amoeba_of_unit(11, 12, 1)][2] == 1  # left part (lowest unit) stays with p1
-    assert st.comps[st.amoeba_of_unit(11, 15, 3)][2] == 0
-    assert st.comps[st.amoeba_of_unit(13, 14, 0)][2] == 0
+    assert st.amoebas[st.amoeba_of_unit(11, 12, 1)][2] == 1  # left part (lowest unit) stays with p1
+    assert st.amoebas[st.amoeba_of_unit(11, 15, 3)][2] == 0
+    assert st.amoebas[st.amoeba_of_unit(13, 14, 0)][2] == 0
 
 
 def test_three_parts_need_two_nuclei():
@@ -224,17 +225,17 @@ def test_merge_exception():
     place(st, 73, 0, (11, 17))
     place(st, 75, 0, (13, 13))
     a = own(st, (11, 12), 1, d=1)
-    assert len(st.comps[a][0]) == 4
+    assert len(st.amoebas[a][0]) == 4
     b = own(st, (13, 14), 2, d=0)
-    assert len(st.comps[b][0]) == 2
+    assert len(st.amoebas[b][0]) == 2
     start_turn(st, 0, [39], die=1)
     st.apply(select_action(0, 1))
     assert (11, 13) in legal_anchors(st)
     st.apply(anchor_action(g, 11, 13))
-    merged = st.comps[st.amoeba_of_unit(11, 16, 1)]
+    merged = st.amoebas[st.amoeba_of_unit(11, 16, 1)]
     assert len(merged[0]) == 4 and merged[2] == 0
     assert st.amoeba_of_unit(13, 14, 0) == st.amoeba_of_unit(11, 16, 1)
-    kept = st.comps[st.amoeba_of_unit(11, 12, 1)]
+    kept = st.amoebas[st.amoeba_of_unit(11, 12, 1)]
     assert len(kept[0]) == 2 and kept[2] == 1
     assert st.supply == [9, 9, 10]
     assert st.scores() == [4, 2, 0]
@@ -257,18 +258,18 @@ def test_one_storey_only():
 
 def test_compulsory_placements_follow_the_die():
     """Play: the die gives the number of placements, which are compulsory."""
-    g = game(die_override=[3])
+    g = game(dice_override=[3])
     st = g.new_initial_state(5)
     assert st.die == 3
     for _i in range(3):
-        assert st.cur == 0 and st.phase == SELECT
+        assert st.mover == 0 and st.phase == SELECT
         m = st.legal_action_mask()
-        assert not m[g.CLAIM_YES] and not m[g.CLAIM_NO]
+        assert not m[g.claim_action] and not m[g.decline_action]
         a = int(np.flatnonzero(m)[0])
         st.apply(a)
         assert st.phase == ANCHOR
         st.apply(int(np.flatnonzero(st.legal_action_mask())[0]))
-    assert st.placed == 3 or st.cur == 1
+    assert st.placed == 3 or st.mover == 1
     assert len(st.placements) == 3
 
 
@@ -279,14 +280,14 @@ def stuck_position(seed=11, placed=30):
     while len(st.placements) < placed and not st.done:
         st.apply(int(rng.choice(st.legal_actions())))
     # tiles that fit nowhere for the player to move
-    cur = st.cur
+    cur = st.mover
     bad = []
     for t in range(84):
         if any(t == pl[1] for pl in st.placements):
             continue
         ok = False
         for r in range(4):
-            ground, tops = st._options(t * 4 + r)
+            ground, tops = st._placements_of(t * 4 + r)
             ok = ok or len(ground) > 0 or bool(tops)
         if not ok:
             bad.append(t)
@@ -306,15 +307,14 @@ def test_stuck_hand_is_removed_and_turn_goes_on():
         if p != cur:
             st.hands[p] = [t for t in st.hands[p] if t not in hand]
     st.hands[cur] = hand
-    st.pile = [t for t in others if all(t not in h for h in st.hands)][:20]
+    st.pile = Deck([t for t in others if all(t not in h for h in st.hands)][:20])
     st.phase = SELECT
-    st.left = st.die = 2
+    st.placements_left = st.die = 2
     st.placed = 0
     st._cache = {}
-    st._board_cache = None
     assert not st._any_select()
     before = list(st.removed[cur])
-    st._advance(0)
+    st._advance_from_placements()
     # the hand went out face down (later stuck turns may add more on this crowded board)
     assert st.removed[cur][: len(before) + 3] == before + hand
     assert not set(st.hands[cur]) & set(hand)
@@ -322,7 +322,7 @@ def test_stuck_hand_is_removed_and_turn_goes_on():
     other = (cur + 1) % g.num_players
     from meeplezoo.envs.amoeba.observe import HAND_SLOTS, NUM_PLANES, SEATS
 
-    base = NUM_PLANES * g.U * g.U + HAND_SLOTS * 9 + 12 + 6 + SEATS * 5 + 1
+    base = NUM_PLANES * g.units * g.units + HAND_SLOTS * 9 + 12 + 6 + SEATS * 5 + 1
     mine = st.observation(cur)[base : base + 84]
     theirs = st.observation(other)[base : base + 84]
     for t in hand:
@@ -338,7 +338,7 @@ def test_end_when_no_nuclei_left():
     st.apply(select_action(0, 0))
     st.apply(anchor_action(g, 11, 13))
     assert st.phase == CLAIM
-    st.apply(g.CLAIM_YES)
+    st.apply(g.claim_action)
     assert st.terminal and st.current_player == -1
     assert list(st.returns()) == [1.0, -1.0]
 
@@ -356,9 +356,9 @@ def test_end_when_all_tiles_placed():
 
 
 def _fake_owned(st, seat, size):
-    cid = st.next_cid
-    st.next_cid += 1
-    st.comps[cid] = [list(range(size)), 0, seat]
+    cid = st.next_amoeba_id
+    st.next_amoeba_id += 1
+    st.amoebas[cid] = [list(range(size)), 0, seat]
 
 
 def test_tie_break_largest_amoeba():

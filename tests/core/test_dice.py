@@ -49,10 +49,10 @@ def test_scripted_or_rolled_uses_the_script_first_then_the_die():
     assert scripted_or_rolled(None, 0, lambda: 6) == (6, 0)
 
 
-def test_both_scripted_dice_keys_still_work():
+def test_scripted_dice_use_one_key_in_every_game():
     from meeplezoo import envs
 
-    amoeba = envs.make_game("amoeba", die_override=[3, 1]).new_initial_state(0)
+    amoeba = envs.make_game("amoeba", dice_override=[3, 1]).new_initial_state(0)
     assert amoeba.die == 3
     princes = envs.make_game("princes_of_amber", dice_override=[5, 2]).new_initial_state(0)
     assert [princes.d6(), princes.d6()] == [5, 2]
