@@ -63,6 +63,12 @@ class Geometry:
         self.overlap: list[tuple[int, ...]] = [
             tuple(sorted({a2 for u in units for a2 in self.unit_anchors[u]})) for units in self.block_units
         ]
+        self.contact_tables = self._contact_tables()
+
+    def _contact_tables(self) -> list[tuple[tuple[int, tuple], ...]]:
+        """Per anchor: each neighbouring anchor with the table pink8 -> (its
+        ports that must be pink, that must be blue)."""
+        W = self.W
         # Contacts between blocks depend only on their offset: per offset, a
         # table pink8 -> (ports of the other block that must be pink, that
         # must be blue); per anchor, its neighbours with the table of theirs.
@@ -86,9 +92,7 @@ class Geometry:
                 )
                 for m in range(256)
             )
-        self.contact_tables: list[tuple[tuple[int, tuple], ...]] = [
-            tuple((a2, tables[rel]) for a2, rel in row) for row in nb
-        ]
+        return [tuple((a2, tables[rel]) for a2, rel in row) for row in nb]
 
     def anchor_rc(self, a: int) -> tuple[int, int]:
         return divmod(a, self.W)

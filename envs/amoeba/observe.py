@@ -320,7 +320,14 @@ def encode_reference(st, player: int) -> np.ndarray:
             pl[10 + port, u] = nopen == 0
             pl[12 + port, u] = 0 if owner < 0 else 1 + (owner - player) % n
             pl[14 + port, u] = offer is not None and st.piece_amoeba[p] == offer
-    i = NUM_PLANES * UU
+    _reference_globals(st, player, out, NUM_PLANES * UU)
+    return out
+
+
+def _reference_globals(st, player: int, out: np.ndarray, i: int) -> None:
+    """The global block of :func:`encode_reference`, from offset ``i``."""
+    game = st.game
+    n = game.num_players
     hand = st.hands[player]
     for j in range(HAND_SLOTS):
         if j < len(hand):
@@ -349,4 +356,3 @@ def encode_reference(st, player: int) -> np.ndarray:
         out[i + t] = t not in known
     i += NUM_TILES
     out[i] = min(127, (100 * st.turn) // max(1, game.max_turns))
-    return out

@@ -1,169 +1,65 @@
 """Amoeba rules: the Game (config, tables) and the State (position, moves).
 
-Bookkeeping is incremental. Ground tiles only ever join pieces, so amoebas
-are kept as records (member pieces, open-port count, owner; merge the
-smaller into the larger), with the claimed and the complete unclaimed ones
-indexed. A top tile (a split) rebuilds only the amoebas that touch the covered
-tile. Legal ground anchors come from a frontier of empty blocks next to the
-table: per block, the ports that must be blue and pink (8-bit masks), and the
-frontier grouped by the big-int mask of the 336 oriented tiles that fit there,
-so "does this tile fit anywhere" is a few ANDs and "where" one pass over the
-groups. A new tile updates only the blocks around it (contact tables per block
-offset, built once per board size).
-
-The state holds the game's facts only; the observation planes are painted by
-the observer (observe.py), which reads these facts.
+The state is split by job: ``table.py`` keeps the tiles, pieces, amoebas and
+the anchor frontier up to date; ``splits.py`` works out where a selected tile
+may go (ground anchors, and top placements with their split plans); this
+module holds the turn flow and the kinds of action, each declared once in
+``ACTION_KINDS`` (its phase, block size, legal actions, effect and name),
+from which the mask, ``apply`` and the action names are read. The state holds
+the game's facts only; the observation planes are painted by the observer
+(observe.py), which reads these facts and is never imported here.
 """
 
 from __future__ import annotations
 
 import re
-from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import IntEnum
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 import numpy as np
 
+from meeplezoo.envs.amoeba.config import OPTIONS
 from meeplezoo.envs.amoeba.geometry import geometry
-from meeplezoo.envs.amoeba.tiles import (
-    ALL_ORIENTED,
-    BLUE_AT,
-    DISTINCT_ROTS,
-    NUM_TILES,
-    ORIENTED,
-    PINK8_LIST,
-    PINK_AT,
-    notation,
+from meeplezoo.envs.amoeba.records import (
+    ANCHOR,
+    CLAIM,
+    FIRST_ANCHOR_ACTION,
+    HAND_SLOTS,
+    OVER,
+    PHASE_NAMES,
+    ROTATIONS,
+    SELECT,
+    ActionBlock,
+    Amoeba,
+    Phase,
+    Placement,
+    SplitPlan,
+    amoeba_record,
 )
+from meeplezoo.envs.amoeba.splits import Splits
+from meeplezoo.envs.amoeba.table import Table
+from meeplezoo.envs.amoeba.tiles import DISTINCT_ROTS, NUM_TILES, ORIENTED, notation
 from meeplezoo.envs.core.cards import Deck, canonical_shuffle, deal_out
-from meeplezoo.envs.core.dice import check_die_script, roll, scripted_or_rolled
+from meeplezoo.envs.core.dice import roll, scripted_or_rolled
 from meeplezoo.envs.core.fields import Field, generator_field, saved
-from meeplezoo.envs.core.options import choice, custom, flag, integer
 from meeplezoo.envs.core.ranking import rank_rewards
 from meeplezoo.envs.core.state import Game, GameInfo, State, derive_rng, make_rng
 from meeplezoo.envs.core.turns import next_seat
 
-
-class Phase(IntEnum):
-    """The decision the mover faces (OVER once the game has ended)."""
-
-    SELECT = 0  # choose a hand tile and its rotation
-    ANCHOR = 1  # choose where the selected tile goes
-    CLAIM = 2  # claim or decline the amoeba on offer
-    OVER = -1
-
-
-SELECT, ANCHOR, CLAIM, OVER = Phase.SELECT, Phase.ANCHOR, Phase.CLAIM, Phase.OVER
-PHASE_NAMES = {phase: phase.name.lower() for phase in Phase}
-
-# The action space, block by block: hand slot x rotation, then one action per
-# anchor, then claim and decline (the anchor block's size depends on the board).
-HAND_SLOTS = 3
-ROTATIONS = 4
-FIRST_ANCHOR_ACTION = HAND_SLOTS * ROTATIONS
-
-
-class ActionBlock(IntEnum):
-    """The kinds of action, in the order of their blocks in the action space."""
-
-    SELECT = 0
-    ANCHOR = 1
-    CLAIM = 2
-    DECLINE = 3
-
-
-class Placement(NamedTuple):
-    """One tile laid on the table (immutable, so clones share it)."""
-
-    anchor: int
-    tile: int
-    rotation: int
-    level: int  # 1 ground, 2 top
-
-
-class Amoeba(NamedTuple):
-    """One amoeba: its pieces, how many of its pink ports are open, its owner
-    (-1: none). Replaced on change, so clones share it."""
-
-    members: tuple[int, ...]
-    open_ports: int
-    owner: int
-
-
-def _amoeba(members: tuple[int, ...], open_ports: int, owner: int) -> Amoeba:
-    return tuple.__new__(Amoeba, (members, open_ports, owner))
-
-
-@dataclass(slots=True)
-class SplitPlan:
-    """A legal top placement worked out: the covered tile, the new amoebas
-    (piece groups, open ports, owners) and what the split does to supplies."""
-
-    ground_index: int
-    oriented: int
-    new_slots: list[tuple[int, ...]]
-    old: list[int]
-    groups: list[list[int]]
-    opens: list[int]
-    owners: list[int]
-    keeper: int
-    parts: list[int]
-    merged: int
-    merged_owner: int
-    target_owner: int
-
-
-# The oriented tiles (bit o) that fit an empty block whose ports in the bit
-# set b must be blue (FIT_BLUE[b]) and in q must be pink (FIT_PINK[q]): a tile
-# fits when both hold, so FIT_BLUE[b] & FIT_PINK[q].
-def _fit_table(per_port: list[int]) -> list[int]:
-    table = []
-    for required in range(256):
-        mask = ALL_ORIENTED
-        for port in range(8):
-            if (required >> port) & 1:
-                mask &= per_port[port]
-        table.append(mask)
-    return table
-
-
-FIT_BLUE = _fit_table(BLUE_AT)
-FIT_PINK = _fit_table(PINK_AT)
-
-
-def _check_die_faces(value: Any, key: str, game_name: str) -> tuple[int, ...]:
-    ok = isinstance(value, (list, tuple)) and value
-    if not ok or not all(
-        isinstance(f, (int, np.integer)) and not isinstance(f, (bool, np.bool_)) and 1 <= f <= 3
-        for f in value
-    ):
-        raise ValueError(f"{game_name}: {key} must be a non-empty list of integers 1..3, got {value!r}")
-    return tuple(int(f) for f in value)
-
-
-def _check_board_units(value: Any, key: str, game_name: str) -> int:
-    value = integer(24, 6, 64, "").check(value, key, game_name)
-    if value % 2:
-        raise ValueError(f"{game_name}: {key} must be even, got {value!r}")
-    return value
-
-
-def _check_pile(value: Any, key: str, game_name: str) -> list[int] | None:
-    if value is None:
-        return None
-    if (
-        not isinstance(value, (list, tuple))
-        or len(set(value)) != len(value)
-        or not all(
-            isinstance(t, (int, np.integer)) and not isinstance(t, bool) and 0 <= t < NUM_TILES for t in value
-        )
-    ):
-        raise ValueError(
-            f"{game_name}: {key} must be None or a list of distinct tile ids 0..83, got {value!r}"
-        )
-    return [int(t) for t in value]
+__all__ = [
+    "ANCHOR",
+    "CLAIM",
+    "OVER",
+    "SELECT",
+    "ActionBlock",
+    "AmoebaGame",
+    "AmoebaState",
+    "Amoeba",
+    "Phase",
+    "Placement",
+    "SplitPlan",
+]
 
 
 class AmoebaGame(Game):
@@ -178,37 +74,7 @@ class AmoebaGame(Game):
         zero_sum=True,
         rules_page="seeds/amoeba.md",
     )
-    options: ClassVar[dict] = {
-        "num_players": integer(2, 2, 4, "seats at the table"),
-        "board_units": custom(24, "U: the board is U x U half-tile units", "even, 6..64", _check_board_units),
-        "nuclei_per_player": integer(10, 1, 40, "nuclei in each supply"),
-        "hand_size": integer(3, 1, HAND_SLOTS, "tiles held"),
-        "die_faces": custom(
-            (1, 1, 2, 2, 3, 3),
-            "the die's faces: placements per turn",
-            "non-empty list of 1..3",
-            _check_die_faces,
-        ),
-        "min_claim_size": integer(2, 1, 20, "segments an amoeba needs to be claimed"),
-        "min_split_size": integer(4, 2, 40, "segments an owned amoeba needs to be split"),
-        "min_part_size": integer(2, 1, 20, "segments each part of a split needs"),
-        "allow_rotation": flag(True, "tiles may be turned (false: rotation 0 only)"),
-        "remove_stuck_hand": flag(True, "a hand that cannot place a tile leaves the game"),
-        "max_turns": integer(400, 1, 100000, "turns before the game is truncated"),
-        "reward_mode": choice("rank", ("rank", "score_diff"), "rank rewards, or score difference / 50"),
-        "dice_override": custom(
-            None,
-            "test hook: the first die results, in order",
-            "none or a list of 1..3",
-            lambda value, key, name: check_die_script(value, key, 1, 3, name),
-        ),
-        "pile_override": custom(
-            None,
-            "test hook: the pile order (drawn from the end)",
-            "none or a list of distinct tile ids 0..83",
-            _check_pile,
-        ),
-    }
+    options: ClassVar[dict] = OPTIONS
     test_configs: ClassVar[list[dict]] = [
         {"num_players": 3},
         {"num_players": 4},
@@ -291,7 +157,7 @@ def _lists_field(name: str) -> Field:
     return saved(name, "lists", to_json=_copied_lists, from_json=_copied_lists)
 
 
-class AmoebaState(State):
+class AmoebaState(Table, Splits, State):
     fields = (
         generator_field(),
         _lists_field("hands"),
@@ -361,32 +227,6 @@ class AmoebaState(State):
         self.last_split: dict | None = None
         self._cache: dict = {}
 
-    def _init_table(self) -> None:
-        """An empty table. Flat per-unit / per-slot / per-anchor tables are
-        arrays, so that a clone copies each with one memcpy."""
-        units = self.game.units
-        anchors = self.game.num_anchors
-        self.placements: list[Placement] = []
-        self.covered = bytearray()
-        self.placement_pieces: list[list[int]] = []
-        self.unit_placement = array("i", [-1]) * (units * units)
-        self.on_board = bytearray(NUM_TILES)
-        self.slot_piece = array("i", [-1]) * (units * units * 4 + 1)  # last entry: a dummy slot
-        self.piece_slots: list[tuple[int, ...]] = []
-        self.piece_placement: list[int] = []
-        self.piece_number: list[int] = []
-        self.piece_amoeba: list[int] = []
-        self.amoebas: dict[int, Amoeba] = {}
-        self.claimed: set[int] = set()
-        # a complete amoeba's pieces never change, so its key is worked out once
-        self.complete_unclaimed: dict[int, int] = {}
-        self.next_amoeba_id = 0
-        self.blue_required = bytearray(anchors)
-        self.pink_required = bytearray(anchors)
-        self.anchor_free = bytearray(b"\x01") * anchors
-        # the frontier, grouped by FIT_BLUE[blue_required] & FIT_PINK[pink_required]
-        self.frontier: dict[int, set[int]] = {}
-
     # ------------------------------------------------------------ saving
     def to_dict(self) -> dict:
         data = super().to_dict()
@@ -416,537 +256,6 @@ class AmoebaState(State):
         self.offers = [self.piece_amoeba[self.slot_piece[key]] for key in data["offers"]]
         self.last_split = None
         self._cache = {}
-
-    # ------------------------------------------------------------ ground tiles
-    def put_ground(self, tile: int, rot: int, a: int, check: bool = True) -> int:
-        """Lay a ground tile (legality checked only as far as empty units and
-        matching colours, and not at all with check=False, for moves already
-        known legal); keeps amoebas, open ports and the anchor frontier up to date."""
-        oriented = tile * 4 + rot
-        self._check_ground(a, oriented, check)
-        k = self._record_placement(Placement(a, tile, rot, 1))
-        self._take_block(a)
-        self._require_around(a, PINK8_LIST[oriented])
-        new_pieces = self._add_pieces(k, self.game.geo.port_slot[a], ORIENTED[oriented])
-        self._join_contacts(new_pieces)
-        self._index_complete(new_pieces)
-        self.first_tile_pending = False
-        self._cache = {}
-        return k
-
-    def _check_ground(self, a: int, oriented: int, check: bool) -> None:
-        """The block must be empty; with ``check``, pink must meet pink."""
-        geo = self.game.geo
-        vis = self.unit_placement
-        u0, u1, u2, u3 = geo.block_units[a]
-        if vis[u0] >= 0 or vis[u1] >= 0 or vis[u2] >= 0 or vis[u3] >= 0:
-            raise ValueError("amoeba_v0: the block is not empty")
-        if not check:
-            return
-        pink8 = PINK8_LIST[oriented]
-        face = geo.face
-        slot_piece = self.slot_piece
-        for port, slot in enumerate(geo.port_slot[a]):
-            f = face[slot]
-            if f >= 0 and vis[f >> 2] >= 0 and bool(slot_piece[f] >= 0) != bool((pink8 >> port) & 1):
-                raise ValueError("amoeba_v0: pink would touch blue")
-
-    def _record_placement(self, placement: Placement) -> int:
-        """Append a placement; its units now show it."""
-        k = len(self.placements)
-        self.placements.append(placement)
-        self.covered.append(0)
-        vis = self.unit_placement
-        for unit in self.game.geo.block_units[placement.anchor]:
-            vis[unit] = k
-        self.on_board[placement.tile] = 1
-        return k
-
-    def _leave_frontier(self, anchor: int, blue: int, pink: int) -> None:
-        if blue | pink:
-            mask = FIT_BLUE[blue] & FIT_PINK[pink]
-            group = self.frontier[mask]
-            group.discard(anchor)
-            if not group:
-                del self.frontier[mask]
-
-    def _take_block(self, a: int) -> None:
-        """The blocks overlapping the new tile are no longer free anchors."""
-        free = self.anchor_free
-        blue, pink = self.blue_required, self.pink_required
-        for other in self.game.geo.overlap[a]:
-            if free[other]:
-                free[other] = 0
-                self._leave_frontier(other, blue[other], pink[other])
-
-    def _require_around(self, a: int, pink8: int) -> None:
-        """The free blocks touching the new tile must now match its ports:
-        move each to the frontier group of what fits there now."""
-        free = self.anchor_free
-        frontier = self.frontier
-        blue_required, pink_required = self.blue_required, self.pink_required
-        for other, table in self.game.geo.contact_tables[a]:
-            if not free[other]:
-                continue
-            pink_bits, blue_bits = table[pink8]
-            blue, pink = blue_required[other], pink_required[other]
-            self._leave_frontier(other, blue, pink)
-            blue |= blue_bits
-            pink |= pink_bits
-            blue_required[other] = blue
-            pink_required[other] = pink
-            mask = FIT_BLUE[blue] & FIT_PINK[pink]
-            group = frontier.get(mask)
-            if group is None:
-                frontier[mask] = {other}
-            else:
-                group.add(other)
-
-    def _add_pieces(self, k: int, slots: tuple[int, ...], pieces) -> list[int]:
-        """The ground tile's pieces, each an amoeba of its own for now."""
-        amoebas = self.amoebas
-        piece_amoeba = self.piece_amoeba
-        piece_slots = self.piece_slots
-        slot_piece = self.slot_piece
-        new_pieces = []
-        aid = self.next_amoeba_id
-        pid = len(piece_slots)
-        for piece in pieces:
-            own_slots = tuple([slots[p] for p in piece])
-            piece_slots.append(own_slots)
-            piece_amoeba.append(aid)
-            amoebas[aid] = _amoeba((pid,), 0, -1)
-            for s in own_slots:
-                slot_piece[s] = pid
-            new_pieces.append(pid)
-            pid += 1
-            aid += 1
-        self.next_amoeba_id = aid
-        count = len(new_pieces)
-        self.piece_placement.extend([k] * count)
-        self.piece_number.extend(range(1, count + 1))
-        self.placement_pieces.append(new_pieces)
-        return new_pieces
-
-    def _join_contacts(self, new_pieces: list[int]) -> None:
-        """Each new pink port is open (it faces an empty unit or the edge) or
-        closes the pink port it meets, joining the two amoebas."""
-        face = self.game.geo.face
-        vis = self.unit_placement
-        slot_piece = self.slot_piece
-        piece_amoeba = self.piece_amoeba
-        amoebas = self.amoebas
-        for pid in new_pieces:
-            for s in self.piece_slots[pid]:
-                f = face[s]
-                if f < 0 or vis[f >> 2] < 0:
-                    aid = piece_amoeba[pid]
-                    v = amoebas[aid]
-                    amoebas[aid] = _amoeba(v[0], v[1] + 1, v[2])
-                    continue
-                met = piece_amoeba[slot_piece[f]]
-                v = amoebas[met]
-                amoebas[met] = _amoeba(v[0], v[1] - 1, v[2])
-                mine = piece_amoeba[pid]
-                if mine != met:
-                    self._union(mine, met)
-
-    def _index_complete(self, new_pieces: list[int]) -> None:
-        """Index the amoebas the new tile completed (they may be claimed)."""
-        seen = set()
-        for pid in new_pieces:
-            aid = self.piece_amoeba[pid]
-            if aid in seen:
-                continue
-            seen.add(aid)
-            v = self.amoebas[aid]
-            if v.owner < 0 and v.open_ports == 0:
-                self.complete_unclaimed[aid] = self.amoeba_key(aid)
-
-    def _union(self, keep: int, absorb: int) -> None:
-        """Merge two amoebas: the smaller one's pieces join the larger."""
-        amoebas = self.amoebas
-        kept, absorbed = amoebas[keep], amoebas[absorb]
-        if len(kept[0]) < len(absorbed[0]):
-            keep, absorb, kept, absorbed = absorb, keep, absorbed, kept
-        piece_amoeba = self.piece_amoeba
-        for p in absorbed[0]:
-            piece_amoeba[p] = keep
-        owner = kept[2]
-        if absorbed[2] >= 0 and owner < 0:
-            owner = absorbed[2]
-            self.claimed.add(keep)
-        amoebas[keep] = _amoeba(tuple(kept[0]) + tuple(absorbed[0]), kept[1] + absorbed[1], owner)
-        self.claimed.discard(absorb)
-        self.complete_unclaimed.pop(absorb, None)
-        del amoebas[absorb]
-
-    def _new_amoeba(self, members: list[int], open_ports: int, owner: int) -> int:
-        aid = self.next_amoeba_id
-        self.next_amoeba_id += 1
-        self.amoebas[aid] = _amoeba(tuple(members), open_ports, owner)
-        if owner >= 0:
-            self.claimed.add(aid)
-        elif open_ports == 0:
-            self.complete_unclaimed[aid] = self.amoeba_key(aid)
-        piece_amoeba = self.piece_amoeba
-        for p in members:
-            piece_amoeba[p] = aid
-        return aid
-
-    def set_owner(self, aid: int, seat: int) -> None:
-        """Put seat's nucleus on an amoeba (-1: none); no supply change."""
-        v = self.amoebas[aid]
-        self.amoebas[aid] = _amoeba(v.members, v.open_ports, seat)
-        if seat >= 0:
-            self.claimed.add(aid)
-            self.complete_unclaimed.pop(aid, None)
-        else:
-            self.claimed.discard(aid)
-            if v.open_ports == 0:
-                self.complete_unclaimed[aid] = self.amoeba_key(aid)
-        self._cache = {}
-
-    # ------------------------------------------------------------ top tiles
-    def _top_components(self, o: int, k: int):
-        """Amoebas after covering ground tile k with oriented tile o: returns
-        (the new pieces' slots, old amoeba ids, new amoebas as lists of piece
-        ids where new pieces get ids len(piece_slots) + i, open counts)."""
-        slots = self.game.geo.port_slot[self.placements[k].anchor]
-        base = len(self.piece_slots)
-        new_slots = [tuple(slots[p] for p in piece) for piece in ORIENTED[o]]
-        covered_pieces = self.placement_pieces[k]
-        old = []
-        for p in covered_pieces:
-            aid = self.piece_amoeba[p]
-            if aid not in old:
-                old.append(aid)
-        nodes = [p for aid in old for p in self.amoebas[aid].members if p not in covered_pieces]
-        nodes.extend(range(base, base + len(new_slots)))
-        groups, opens = self._flood(nodes, new_slots, base, set(covered_pieces))
-        return new_slots, old, groups, opens
-
-    def _flood(self, nodes, new_slots, base, covered_pieces):
-        """Connected groups of pieces (and their open ports) once the covered
-        pieces are replaced by the new ones (ids ``base`` + i)."""
-        override = {s: base + i for i, own in enumerate(new_slots) for s in own}
-        face = self.game.geo.face
-        slot_piece = self.slot_piece
-        vis = self.unit_placement
-        piece_slots = self.piece_slots
-        label: dict[int, int] = {}
-        groups: list[list[int]] = []
-        opens: list[int] = []
-        for start in nodes:
-            if start in label:
-                continue
-            label[start] = len(groups)
-            stack = [start]
-            members = []
-            open_ports = 0
-            while stack:
-                p = stack.pop()
-                members.append(p)
-                for s in new_slots[p - base] if p >= base else piece_slots[p]:
-                    f = face[s]
-                    if f < 0 or vis[f >> 2] < 0:
-                        open_ports += 1
-                        continue
-                    q = override.get(f)
-                    if q is None:
-                        q = int(slot_piece[f])
-                        if q < 0 or q in covered_pieces:
-                            continue
-                    if q not in label:
-                        label[q] = len(groups)
-                        stack.append(q)
-            groups.append(members)
-            opens.append(open_ports)
-        return groups, opens
-
-    def put_top(self, tile: int, rot: int, a: int, owners: list[int] | None = None) -> int:
-        """Cover the ground tile anchored at a with a top tile (structure
-        only: new amoebas get ``owners`` per group, or none)."""
-        k = self.unit_placement[self.game.geo.block_units[a][0]]
-        if k < 0 or self.placements[k].anchor != a or self.placements[k].level != 1 or self.covered[k]:
-            raise ValueError("amoeba_v0: a top tile must lie exactly on an uncovered ground tile")
-        new_slots, old, groups, opens = self._top_components(tile * 4 + rot, k)
-        return self._commit_top(tile, rot, k, new_slots, old, groups, opens, owners)
-
-    def _commit_top(self, tile, rot, covered, new_slots, old, groups, opens, owners) -> int:
-        """Lay the top tile on ground tile ``covered``: its pieces replace the
-        covered ones and the touched amoebas are rebuilt as ``groups``."""
-        self.covered[covered] = 1
-        k = self._record_placement(Placement(self.placements[covered].anchor, tile, rot, 2))
-        for p in self.placement_pieces[covered]:
-            self.piece_amoeba[p] = -1
-        for aid in old:
-            del self.amoebas[aid]
-            self.claimed.discard(aid)
-            self.complete_unclaimed.pop(aid, None)
-        new_pieces = []
-        for number, own_slots in enumerate(new_slots, 1):
-            pid = len(self.piece_slots)
-            self.piece_slots.append(own_slots)
-            self.piece_placement.append(k)
-            self.piece_number.append(number)
-            self.piece_amoeba.append(-1)
-            for s in own_slots:
-                self.slot_piece[s] = pid
-            new_pieces.append(pid)
-        self.placement_pieces.append(new_pieces)
-        for i, members in enumerate(groups):
-            self._new_amoeba(list(members), opens[i], -1 if owners is None else owners[i])
-        self._cache = {}
-        return k
-
-    # ------------------------------------------------------------- queries
-    @property
-    def height(self) -> np.ndarray:
-        """Height per unit (0 empty, 1 ground, 2 top)."""
-        levels = np.array([p.level for p in self.placements] + [0], dtype=np.int8)
-        return levels[np.frombuffer(self.unit_placement, dtype=np.int32)]
-
-    def amoeba_key(self, aid: int) -> int:
-        """Canonical key of an amoeba: its smallest port slot (unit*4+dir)."""
-        piece_slots = self.piece_slots
-        return min(min(piece_slots[p]) for p in self.amoebas[aid].members)
-
-    def amoeba_of_unit(self, r: int, c: int, d: int | None = None) -> int:
-        """Amoeba id of the pink port of unit (r, c) (direction d, or the
-        first pink side), -1 if none."""
-        u = r * self.game.units + c
-        for side in range(4) if d is None else (d,):
-            p = int(self.slot_piece[u * 4 + side])
-            if p >= 0:
-                return self.piece_amoeba[p]
-        return -1
-
-    def scores(self) -> list[int]:
-        scores = [0] * self.game.num_players
-        for members, _, owner in self.amoebas.values():
-            if owner >= 0:
-                scores[owner] += len(members)
-        return scores
-
-    def largest(self) -> list[int]:
-        largest = [0] * self.game.num_players
-        for members, _, owner in self.amoebas.values():
-            if owner >= 0 and len(members) > largest[owner]:
-                largest[owner] = len(members)
-        return largest
-
-    def claimable(self) -> list[int]:
-        """Complete, unclaimed amoebas of at least min_claim_size, in key order."""
-        least = self.game.config["min_claim_size"]
-        amoebas = self.amoebas
-        complete = self.complete_unclaimed
-        out = [aid for aid in complete if len(amoebas[aid].members) >= least]
-        out.sort(key=complete.__getitem__)
-        return out
-
-    def offered(self) -> int | None:
-        """The amoeba on offer now (claim step), or None."""
-        if self.phase == CLAIM and self.offers:
-            return self.offers[self.offer_index]
-        return None
-
-    # ------------------------------------------------------ legal placements
-    def _hand_fit(self) -> int:
-        """Bit mask of the mover's oriented hand tiles (bit o) that fit at some
-        ground anchor (scans the frontier's groups until every one is found)."""
-        fit = self._cache.get("handfit")
-        if fit is None:
-            bits = self.game.tile_orientation_bits
-            hand_mask = 0
-            for t in self.hands[self.mover]:
-                hand_mask |= bits[t]
-            if self.first_tile_pending:
-                fit = hand_mask
-            else:
-                fit = 0
-                for mask in self.frontier:
-                    fit |= mask & hand_mask
-                    if fit == hand_mask:
-                        break
-            self._cache["handfit"] = fit
-        return fit
-
-    def _ground_anchors(self, o: int) -> list[int]:
-        """Legal ground anchors of oriented tile o."""
-        if self.first_tile_pending:
-            return [self.game.geo.center_anchor]
-        out: list[int] = []
-        for mask, group in self.frontier.items():
-            if (mask >> o) & 1:
-                out.extend(group)
-        return out
-
-    def _top_candidates(self) -> list[int]:
-        """Uncovered ground tiles of opponents' complete amoebas big enough to split."""
-        found = self._cache.get("topcand")
-        if found is None:
-            least = self.game.config["min_split_size"]
-            mover = self.mover
-            candidates = set()
-            for aid in self.claimed:
-                members, open_ports, owner = self.amoebas[aid]
-                if owner != mover and open_ports == 0 and len(members) >= least:
-                    for p in members:
-                        k = self.piece_placement[p]
-                        if self.placements[k].level == 1 and not self.covered[k]:
-                            candidates.add(k)
-            found = sorted(candidates)
-            self._cache["topcand"] = found
-        return found
-
-    def _top_plans(self, o: int) -> dict[int, SplitPlan]:
-        """{anchor: split plan} of the legal top placements of oriented tile o."""
-        key = ("top", o)
-        plans = self._cache.get(key)
-        if plans is None:
-            plans = {}
-            candidates = self._top_candidates()
-            if candidates:
-                pink8 = PINK8_LIST[o]
-                for k in candidates:
-                    placement = self.placements[k]
-                    below = placement.tile * 4 + placement.rotation
-                    if PINK8_LIST[below] != pink8 or ORIENTED[below] == ORIENTED[o]:
-                        continue
-                    plan = self._plan_top(o, k, self.mover)
-                    if plan is not None:
-                        plans[placement.anchor] = plan
-            self._cache[key] = plans
-        return plans
-
-    def _placements_of(self, o: int):
-        """(legal ground anchors, {anchor: split plan}) for oriented tile o."""
-        return self._ground_anchors(o), self._top_plans(o)
-
-    def _hand_oriented(self) -> list[int]:
-        orientations = self.game.tile_orientations
-        return [o for t in self.hands[self.mover] for o in orientations[t]]
-
-    def _any_select(self) -> bool:
-        if self._hand_fit():
-            return True
-        return any(self._top_plans(o) for o in self._hand_oriented())
-
-    # ---------------------------------------------------------------- splits
-    def _split_target(self, k: int, mover: int) -> int | None:
-        """The one opponent's complete amoeba, big enough, that covering
-        ground tile k would split (None: the cover is not a legal split)."""
-        amoebas = self.amoebas
-        touched = {self.piece_amoeba[p] for p in self.placement_pieces[k]}
-        if any(amoebas[aid].open_ports != 0 for aid in touched):
-            return None
-        least = self.game.config["min_split_size"]
-        targets = [
-            aid
-            for aid in touched
-            if amoebas[aid].owner >= 0 and amoebas[aid].owner != mover and len(amoebas[aid].members) >= least
-        ]
-        return targets[0] if len(targets) == 1 else None
-
-    def _plan_top(self, o: int, k: int, mover: int) -> SplitPlan | None:
-        """Check a split of ground tile k by oriented tile o (rules of the
-        top placement); return the resolution plan, or None if illegal."""
-        target = self._split_target(k, mover)
-        if target is None:
-            return None
-        new_slots, old, groups, opens = self._top_components(o, k)
-        if any(opens):
-            return None
-        base = len(self.piece_slots)
-        # which old amoebas each new amoeba holds (new pieces hold none)
-        holds = [{self.piece_amoeba[p] for p in members if p < base} for members in groups]
-        parts = [i for i, held in enumerate(holds) if target in held]
-        least = self.game.config["min_part_size"]
-        if not 2 <= len(parts) <= 3 or any(len(groups[i]) < least for i in parts):
-            return None
-        for bystander in old:
-            if bystander != target and sum(1 for held in holds if bystander in held) != 1:
-                return None  # a bystander would be split
-        merge = self._merge_in_split(holds, parts, target)
-        if merge is None:
-            return None
-        merged, merged_by = merge
-        merged_owner = self.amoebas[merged_by].owner if merged_by >= 0 else -1
-        supply = self.supply[mover] + (1 if merged_owner == mover else 0)
-        if supply < len(parts) - 1:
-            return None
-        keeper = next(
-            i for i in sorted(parts, key=lambda i: self._part_key(groups[i], new_slots, base)) if i != merged
-        )
-        owners = self._part_owners(holds, parts, keeper, target, mover)
-        return SplitPlan(
-            k,
-            o,
-            new_slots,
-            old,
-            groups,
-            opens,
-            owners,
-            keeper,
-            parts,
-            merged,
-            merged_owner,
-            self.amoebas[target].owner,
-        )
-
-    def _merge_in_split(self, holds, parts, target) -> tuple[int, int] | None:
-        """(the part that also joins another amoeba, that amoeba) or (-1, -1);
-        None when the new groups join amoebas in a way the rules forbid."""
-        merged = merged_by = -1
-        for i, held in enumerate(holds):
-            others = held - {target}
-            if i in parts:
-                if len(others) > 1:
-                    return None
-                if others:
-                    if merged >= 0:
-                        return None
-                    merged, merged_by = i, next(iter(others))
-            elif len(others) != 1:
-                return None  # a stray piece, or two amoebas joined outside the split
-        return merged, merged_by
-
-    def _part_key(self, members, new_slots, base) -> tuple[int, int]:
-        """Parts are ranked by size, then by their smallest unit."""
-        piece_slots = self.piece_slots
-        lowest = min(
-            min(s // 4 for s in (new_slots[p - base] if p >= base else piece_slots[p])) for p in members
-        )
-        return (len(members), lowest)
-
-    def _part_owners(self, holds, parts, keeper, target, mover) -> list[int]:
-        """The owner of each new amoeba: the smallest part stays with the
-        target's owner, the other parts go to the mover, the rest keep theirs."""
-        owners = []
-        for i, held in enumerate(holds):
-            if i == keeper:
-                owners.append(self.amoebas[target].owner)
-            elif i in parts:
-                owners.append(mover)
-            else:
-                owners.append(self.amoebas[next(iter(held))].owner)
-        return owners
-
-    def _resolve_split(self, tile: int, rot: int, plan: SplitPlan) -> None:
-        mover = self.mover
-        if plan.merged_owner >= 0:
-            self.supply[plan.merged_owner] += 1
-        self.supply[mover] -= len(plan.parts) - 1
-        self._commit_top(
-            tile, rot, plan.ground_index, plan.new_slots, plan.old, plan.groups, plan.opens, plan.owners
-        )
-        self.last_split = {
-            "mover": mover,
-            "target_owner": plan.target_owner,
-            "parts": len(plan.parts),
-            "merged": plan.merged >= 0,
-        }
 
     # ------------------------------------------------------------ contract
     @property
@@ -1041,7 +350,7 @@ class AmoebaState(State):
     def _claim(self, _offset: int) -> None:
         aid = self.offers[self.offer_index]
         v = self.amoebas[aid]
-        self.amoebas[aid] = _amoeba(v.members, v.open_ports, self.mover)
+        self.amoebas[aid] = amoeba_record(v.members, v.open_ports, self.mover)
         self.claimed.add(aid)
         self.complete_unclaimed.pop(aid, None)
         self.supply[self.mover] -= 1
