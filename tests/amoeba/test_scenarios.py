@@ -5,7 +5,7 @@ interpretation)."""
 import numpy as np
 
 from meeplezoo import envs
-from meeplezoo.envs.amoeba.rules import ANCHOR, CLAIM, SELECT
+from meeplezoo.envs.amoeba.rules import ANCHOR, CLAIM, SELECT, Amoeba
 from meeplezoo.envs.core.cards import Deck
 from tests.amoeba.helpers import (
     amoeba_sizes,
@@ -358,7 +358,7 @@ def test_end_when_all_tiles_placed():
 def _fake_owned(st, seat, size):
     cid = st.next_amoeba_id
     st.next_amoeba_id += 1
-    st.amoebas[cid] = [list(range(size)), 0, seat]
+    st.amoebas[cid] = Amoeba(members=tuple(range(size)), open_ports=0, owner=seat)
 
 
 def test_tie_break_largest_amoeba():
