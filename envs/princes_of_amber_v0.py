@@ -80,7 +80,7 @@ first) and the game is truncated.
 | `prompt_only_if_playable` | True | skip card windows in which the responder holds no playable card |
 | `max_turns` | 300 | player-turns before truncation |
 | `truncation_ranking` | "tie" | "tie" or "amber_first" |
-| `deck_counts` | 100-card deck | dict card kind -> [[name, copies], ...] |
+| `deck_counts` | None | dict card kind -> [[name, copies], ...]; None: the 100-card deck |
 | `dice_override`, `deck_override`, `prince_order_override` | None | test hooks (scripted dice, deck top kinds, prince order) |
 
 ### Version history

@@ -39,6 +39,7 @@ COPY_EXPRESSIONS = {
     "copies": "[item.copy() for item in value]",  # a list of records with copy()
     "dict_of_copies": "{k: v.copy() for k, v in value.items()}",  # e.g. a dict of sets
     "new_dict": "{}",  # a cache dict: the clone starts with an empty one of its own
+    "copy_or_none": "None if value is None else value.copy()",  # an optional record with copy()
     "deep": "deepcopy(value)",  # anything else (slow: keep off hot paths)
     "rng": "clone_rng(value)",  # a numpy Generator, continued where it is
     "reset": None,  # a cache: the clone starts with ``reset``

@@ -1,16 +1,34 @@
 """Game data: the nine princes, the Fate card kinds and the action layout.
 
 Cards with the same effect share a *kind*; actions, masks and observations
-use kinds, and names only decorate the pictures and logs.
+use kinds, and names only decorate the pictures and logs. What each kind
+does (when it may be played, its targets, its effect) is its record in
+:mod:`meeplezoo.envs.princes_of_amber.acts`.
+
+The IntEnums name the ids; the hot paths compare plain ints, so the few
+constants they use are bound as ints below their enum.
 """
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 PRINCE_NAMES = ("Corwin", "Eric", "Benedict", "Bleys", "Julian", "Gerard", "Random", "Caine", "Brand")
 NUM_PRINCES = 9
-# attribute columns: Hits, Fight, Wit, Will, Leadership
-HITS, FIGHT_ATTR, WIT, WILL, LEAD = range(5)
-ATTR_NAMES = ("Hits", "Fight", "Wit", "Will", "Leadership")
+
+
+class Attribute(IntEnum):
+    """The columns of a prince's attribute row."""
+
+    HITS = 0
+    FIGHT = 1
+    WIT = 2
+    WILL = 3
+    LEADERSHIP = 4
+
+
+HITS, FIGHT_ATTRIBUTE, WIT, WILL, LEADERSHIP = (int(column) for column in Attribute)
+ATTRIBUTE_NAMES = ("Hits", "Fight", "Wit", "Will", "Leadership")
 PRINCE_TABLE = (
     (12, 9, 10, 11, 8),
     (8, 8, 9, 9, 9),
@@ -23,121 +41,67 @@ PRINCE_TABLE = (
     (7, 7, 11, 10, 7),
 )
 
-# roles
-KING, GUARDIAN, NORTH, SOUTH, EXILE = range(5)
+
+class Role(IntEnum):
+    """What a prince is: the King, one of the three Regents, or an exile."""
+
+    KING = 0
+    GUARDIAN = 1
+    NORTH = 2
+    SOUTH = 3
+    EXILE = 4
+
+
+KING, GUARDIAN, NORTH, SOUTH, EXILE = (int(role) for role in Role)
 ROLE_NAMES = ("King", "Guardian of Arden", "Admiral North", "Admiral South", "Exile")
 REGENT_POSTS = (GUARDIAN, NORTH, SOUTH)
 
-# card kinds (index = kind id)
-KIND_NAMES = (
-    "FIGHT",
-    "CAPTURE",
-    "CALL_THE_GUARDS",
-    "PRISONER_OF_WAR",
-    "GET_AWAY",
-    "HIDE_IN_SHADOW",
-    "LORDS_IN_AMBER",
-    "NEGATE_CAPTURE",
-    "BLOCK_THE_WAY",
-    "SHADOW_MASTERY",
-    "BREAK_CONTACT",
-    "CONQUER",
-    "WALLS_OF_AMBER",
-    "ARMY_LOSS",
-    "SHADOW_ARMIES",
-    "BATTLE_WOUNDS",
-    "EXILE",
-    "DISTRACTIONS",
-    "TRUMP_TRAVEL",
-    "EMOTIONAL_FURY",
-    "SHOW_MERCY",
-    "AMNESIA",
-    "BLESSING",
-    "NOT_REALLY_DEAD",
-    "SHADOW_ASSASSINS",
-    "GAIN_NEUTRAL",
-    "BETRAYAL",
-    "WALK_THE_PATTERN",
-    "LOOK_AHEAD",
-    "GOSSIP",
-    "ESCAPE_ACTION",
-    "PSYCHIC_HOLD",
-    "CONTEST_OF_WILLS",
-    "MENTAL_DOMINATION",
-    "PSYCHIC_ATTACK",
-    "MIND_PROBE",
-)
-NUM_KINDS = len(KIND_NAMES)
-K = {name: i for i, name in enumerate(KIND_NAMES)}
 
-# (kind, card type letter, timing) ; timing: "action", "free" or the response window name
-KIND_TYPE = {
-    K["FIGHT"]: "F",
-    K["CAPTURE"]: "C",
-    K["CALL_THE_GUARDS"]: "C",
-    K["PRISONER_OF_WAR"]: "C",
-    K["GET_AWAY"]: "N",
-    K["HIDE_IN_SHADOW"]: "N",
-    K["LORDS_IN_AMBER"]: "N",
-    K["NEGATE_CAPTURE"]: "N",
-    K["BLOCK_THE_WAY"]: "N",
-    K["SHADOW_MASTERY"]: "N",
-    K["BREAK_CONTACT"]: "N",
-    K["CONQUER"]: "L",
-    K["WALLS_OF_AMBER"]: "B",
-    K["ARMY_LOSS"]: "B",
-    K["SHADOW_ARMIES"]: "X",
-    K["BATTLE_WOUNDS"]: "X",
-    K["EXILE"]: "X",
-    K["DISTRACTIONS"]: "X",
-    K["TRUMP_TRAVEL"]: "X",
-    K["EMOTIONAL_FURY"]: "X",
-    K["SHOW_MERCY"]: "X",
-    K["AMNESIA"]: "X",
-    K["BLESSING"]: "X",
-    K["NOT_REALLY_DEAD"]: "X",
-    K["SHADOW_ASSASSINS"]: "A",
-    K["GAIN_NEUTRAL"]: "A",
-    K["BETRAYAL"]: "A",
-    K["WALK_THE_PATTERN"]: "A",
-    K["LOOK_AHEAD"]: "A",
-    K["GOSSIP"]: "A",
-    K["ESCAPE_ACTION"]: "A",
-    K["PSYCHIC_HOLD"]: "W",
-    K["CONTEST_OF_WILLS"]: "W",
-    K["MENTAL_DOMINATION"]: "W",
-    K["PSYCHIC_ATTACK"]: "W",
-    K["MIND_PROBE"]: "W",
-}
-ACTION_KINDS = (
-    K["FIGHT"],
-    K["CONQUER"],
-    K["SHADOW_ASSASSINS"],
-    K["GAIN_NEUTRAL"],
-    K["BETRAYAL"],
-    K["WALK_THE_PATTERN"],
-    K["LOOK_AHEAD"],
-    K["GOSSIP"],
-    K["ESCAPE_ACTION"],
-    K["PSYCHIC_HOLD"],
-    K["CONTEST_OF_WILLS"],
-    K["MENTAL_DOMINATION"],
-    K["PSYCHIC_ATTACK"],
-    K["MIND_PROBE"],
-)
-FREE_KINDS = (K["EXILE"], K["DISTRACTIONS"], K["TRUMP_TRAVEL"], K["AMNESIA"], K["BLESSING"])
-WILL_KINDS = (
-    K["PSYCHIC_HOLD"],
-    K["CONTEST_OF_WILLS"],
-    K["MENTAL_DOMINATION"],
-    K["PSYCHIC_ATTACK"],
-    K["MIND_PROBE"],
-)
-BLOCK_KINDS = (K["WALLS_OF_AMBER"], K["ARMY_LOSS"])
-KIND_TIMING = {}
-for _k in range(NUM_KINDS):
-    KIND_TIMING[_k] = "action" if _k in ACTION_KINDS else "free" if _k in FREE_KINDS else "response"
-del _k
+# card kinds
+class Kind(IntEnum):
+    """The 36 Fate card kinds (the id is the kind's index in CARD(k) actions
+    and observations). What each kind does is its record in ``acts.RULES``."""
+
+    FIGHT = 0
+    CAPTURE = 1
+    CALL_THE_GUARDS = 2
+    PRISONER_OF_WAR = 3
+    GET_AWAY = 4
+    HIDE_IN_SHADOW = 5
+    LORDS_IN_AMBER = 6
+    NEGATE_CAPTURE = 7
+    BLOCK_THE_WAY = 8
+    SHADOW_MASTERY = 9
+    BREAK_CONTACT = 10
+    CONQUER = 11
+    WALLS_OF_AMBER = 12
+    ARMY_LOSS = 13
+    SHADOW_ARMIES = 14
+    BATTLE_WOUNDS = 15
+    EXILE = 16
+    DISTRACTIONS = 17
+    TRUMP_TRAVEL = 18
+    EMOTIONAL_FURY = 19
+    SHOW_MERCY = 20
+    AMNESIA = 21
+    BLESSING = 22
+    NOT_REALLY_DEAD = 23
+    SHADOW_ASSASSINS = 24
+    GAIN_NEUTRAL = 25
+    BETRAYAL = 26
+    WALK_THE_PATTERN = 27
+    LOOK_AHEAD = 28
+    GOSSIP = 29
+    ESCAPE_ACTION = 30
+    PSYCHIC_HOLD = 31
+    CONTEST_OF_WILLS = 32
+    MENTAL_DOMINATION = 33
+    PSYCHIC_ATTACK = 34
+    MIND_PROBE = 35
+
+
+KIND_NAMES = tuple(kind.name for kind in Kind)
+NUM_KINDS = len(Kind)
 
 # the default Fate deck: kind name -> [(card name, copies), ...]; 100 cards
 DEFAULT_DECK = {
@@ -202,55 +166,63 @@ def build_card_list(deck_counts: dict) -> tuple[tuple[int, ...], tuple[str, ...]
     return tuple(kinds), tuple(names)
 
 
-# non-card actions
-BIDE, RECUPERATE, FORTUNE, INTRIGUE, RAISE_ARMY, ESCAPE = range(6)
-NONCARD_NAMES = ("BIDE", "RECUPERATE", "FORTUNE", "INTRIGUE", "RAISE_ARMY", "ESCAPE")
-NONCARD_BASE = 36  # an "act" code: 0..35 a card kind, 36 + m a non-card action
+class Noncard(IntEnum):
+    """The actions a prince takes without a card."""
 
-# flat action layout (58)
-A_PRINCE = 0
-A_PLAYER = 8  # PLAYER(j) = 8 + j, j = 1..4 seats after me
-A_CARD = 13
-A_NONCARD = 49
-A_END = 55
-A_PASS = 56
-A_SUPPORT = 57
-NUM_ACTIONS = 58
-
-PHASES = (
-    "FATE_DISCARD",
-    "ACTION_SELECT",
-    "CHOOSE_ACTION",
-    "TARGET_PRINCE",
-    "TARGET_PLAYER",
-    "NEGATE",
-    "FURY",
-    "BLOCK",
-    "SHADOW_MASTERY",
-    "SUPPORT",
-    "SHADOW_ARMIES",
-    "DAMAGE_FOLLOWUP",
-    "CALL_GUARDS",
-    "WAR_FOLLOWUP",
-    "CAPTURE_NEGATE",
-    "DEATH",
-    "SUCCESSION",
-    "APPOINT",
-    "EFFECT_DISCARD",
-    "REGENT_OFFER",
-    "GAME_OVER",
-)
-PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
+    BIDE = 0
+    RECUPERATE = 1
+    FORTUNE = 2
+    INTRIGUE = 3
+    RAISE_ARMY = 4
+    ESCAPE = 5
 
 
-def action_name(a: int) -> str:
-    """Static words for an action index (same in every position)."""
-    if a < A_PLAYER + 1:
-        return "prince " + PRINCE_NAMES[a].lower()
-    if a < A_CARD:
-        return f"player +{a - A_PLAYER}"
-    if a < A_NONCARD:
-        return "card " + KIND_NAMES[a - A_CARD].lower()
-    if a < A_END:
-        return NONCARD_NAMES[a - A_NONCARD].lower()
-    return ("end phase", "pass", "support")[a - A_END]
+NONCARD_NAMES = tuple(action.name for action in Noncard)
+NONCARD_BASE = NUM_KINDS  # an "act code": 0..35 a card kind, NONCARD_BASE + m a non-card action
+NUM_ACTS = NONCARD_BASE + len(Noncard)
+
+
+class ActionBlock(IntEnum):
+    """Where each block of the flat action layout (58 actions) starts."""
+
+    PRINCE = 0  # PRINCE(i) = i, i = 0..8
+    PLAYER = 8  # PLAYER(j) = 8 + j, j = 1..4 seats after me
+    CARD = 13  # CARD(k) = 13 + k
+    NONCARD = 49  # NONCARD(m) = 49 + m
+    END = 55
+    PASS = 56
+    SUPPORT = 57
+
+
+A_PRINCE, A_PLAYER, A_CARD, A_NONCARD, A_END, A_PASS, A_SUPPORT = (int(start) for start in ActionBlock)
+NUM_ACTIONS = A_SUPPORT + 1
+
+
+class Phase(IntEnum):
+    """The decisions a player can be asked (a decision frame on top of the
+    stack), plus the end of the game; the observation one-hots it."""
+
+    FATE_DISCARD = 0
+    ACTION_SELECT = 1
+    CHOOSE_ACTION = 2
+    TARGET_PRINCE = 3
+    TARGET_PLAYER = 4
+    NEGATE = 5
+    FURY = 6
+    BLOCK = 7
+    SHADOW_MASTERY = 8
+    SUPPORT = 9
+    SHADOW_ARMIES = 10
+    DAMAGE_FOLLOWUP = 11
+    CALL_GUARDS = 12
+    WAR_FOLLOWUP = 13
+    CAPTURE_NEGATE = 14
+    DEATH = 15
+    SUCCESSION = 16
+    APPOINT = 17
+    EFFECT_DISCARD = 18
+    REGENT_OFFER = 19
+    GAME_OVER = 20
+
+
+PHASES = tuple(phase.name for phase in Phase)

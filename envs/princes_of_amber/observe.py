@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.envs.princes_of_amber.cards import EXILE, NUM_KINDS, NUM_PRINCES, PHASE_INDEX
+from meeplezoo.envs.princes_of_amber.cards import EXILE, KING, LEADERSHIP, NUM_KINDS, NUM_PRINCES, Phase
+from meeplezoo.envs.princes_of_amber.frames import Appoint, EffectDiscard, FateDiscard, RegentOffer
 
 PRINCE_W = 35
 O_PRINCES = 0
@@ -28,7 +29,7 @@ O_TOP = O_KNOWN + 4 * NUM_KINDS  # 543
 TOP_W = NUM_KINDS + 1
 O_DECK = O_TOP + 7 * TOP_W  # 802
 O_PHASE = O_DECK + 2 + NUM_KINDS  # 840
-O_PENDING = O_PHASE + len(PHASE_INDEX)  # 861
+O_PENDING = O_PHASE + len(Phase)  # 861
 O_CONTEST = O_PENDING + NUM_KINDS + 6  # 903
 O_MISC = O_CONTEST + 10  # 913
 OBS_SIZE = O_MISC + 3  # 916
@@ -39,10 +40,21 @@ _AR9 = np.arange(NUM_PRINCES)
 
 def _prince_block(s, player: int) -> np.ndarray:
     """Columns 0..28 of the prince block, from scratch."""
-    lists = (s.hits, s.alive, s.role, s.ctrl, s.captured, s.jailer, s.armies, s.amnesia, s.hold, s.pp)
-    n = s.n
+    lists = (
+        s.hits,
+        s.alive,
+        s.role,
+        s.controller,
+        s.captured,
+        s.jailer,
+        s.armies,
+        s.amnesia,
+        s.psychic_hold,
+        s.player_prince,
+    )
+    n = s.num_players
     hits, alive, role, ctrl, cap, jailer, armies, amnesia, hold, pp = lists
-    attrs = s.attrs
+    attrs = s.attributes
     flat: list[float] = []
     for i in range(NUM_PRINCES):
         row = [0.0] * 29
@@ -74,29 +86,29 @@ def _prince_block(s, player: int) -> np.ndarray:
 def encode_reference(s, player: int) -> np.ndarray:
     """The observation of ``player``, built from scratch (the definition the
     fast encoder is tested against)."""
-    n = s.n
+    n = s.num_players
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
-    ctrl, role = s.ctrl, s.role
+    ctrl, role = s.controller, s.role
     pr = obs[O_PRINCES:O_AMBER].reshape(NUM_PRINCES, PRINCE_W)
     pr[:, :29] = _prince_block(s, player)
     pr[:, 29] = s.acted
-    top = s.stack[-1] if s.stack and s.cur >= 0 else None
-    t_target = s.c_t
-    if top is not None and top["t"] == "REGENT_OFFER":
-        t_target = top["v"]
+    top = s.stack[-1] if s.stack and s.deciding_player >= 0 else None
+    t_target = s.target_prince
+    if top is not None and type(top) is RegentOffer:
+        t_target = top.prince
     idx = []
     val = []
-    if s.c_a >= 0:
-        idx.append(O_PRINCES + PRINCE_W * s.c_a + 30)
+    if s.acting_prince >= 0:
+        idx.append(O_PRINCES + PRINCE_W * s.acting_prince + 30)
     if t_target >= 0:
         idx.append(O_PRINCES + PRINCE_W * t_target + 31)
-    if s.c_dmg >= 0:
-        idx.append(O_PRINCES + PRINCE_W * s.c_dmg + 32)
+    if s.damaged_prince >= 0:
+        idx.append(O_PRINCES + PRINCE_W * s.damaged_prince + 32)
     war = s.war
     if war is not None:
-        for i in war["lose"]:
+        for i in war.losing:
             idx.append(O_PRINCES + PRINCE_W * i + 33)
-        wa, wp = war["a"], war["p"]
+        wa, wp = war.prince, war.player
         for i in range(NUM_PRINCES):
             if i == wa or (ctrl[i] == wp and s.alive[i] and not s.captured[i] and role[i] == EXILE):
                 idx.append(O_PRINCES + PRINCE_W * i + 34)
@@ -106,17 +118,17 @@ def encode_reference(s, player: int) -> np.ndarray:
     idx.append(O_AMBER + ((am - player) % n if am >= 0 else 5))
     val.append(1.0)
     idx.append(O_AMBER + 6)
-    val.append(min(1.0, s.G / 30.0))
-    if 0 not in role:  # KING == 0: the throne is vacant
+    val.append(min(1.0, s.garrison / 30.0))
+    if KING not in role:  # the throne is vacant
         idx.append(O_AMBER + 7)
         val.append(1.0)
     ht = s.game.hold_turns
     declined = ()
     if top is not None:
-        if top["t"] == "APPOINT":
-            declined = top["dec"]
-        elif top["t"] == "REGENT_OFFER" and len(s.stack) > 1:
-            declined = s.stack[-2].get("dec", ())
+        if type(top) is Appoint:
+            declined = top.declined
+        elif type(top) is RegentOffer and len(s.stack) > 1:
+            declined = s.stack[-2].declined
     free_count = [0] * n
     for i in range(NUM_PRINCES):
         ci = ctrl[i]
@@ -131,8 +143,8 @@ def encode_reference(s, player: int) -> np.ndarray:
             s.in_game[q],
             min(1.0, len(s.hands[q]) / 10.0),
             1.0 if s.turn_player == q else 0.0,
-            (s.elim_order[q] + 1) / 5.0,
-            min(1, s.extra[q]),
+            (s.elimination_order[q] + 1) / 5.0,
+            min(1, s.extra_turns[q]),
             free_count[q] / 9.0,
             1.0 if q in declined else 0.0,
         )
@@ -142,7 +154,7 @@ def encode_reference(s, player: int) -> np.ndarray:
         val.append(1.0)
     obs[idx] = val
     # my hand and what I know of the others
-    obs[O_HAND : O_HAND + NUM_KINDS] = s.hk[player]
+    obs[O_HAND : O_HAND + NUM_KINDS] = s.hand_kinds[player]
     row = s.known_hand[player]
     for r in range(1, n):
         h = row[(player + r) % n]
@@ -155,34 +167,34 @@ def encode_reference(s, player: int) -> np.ndarray:
     obs[O_DECK + 1] = len(s.deck.discard) / 100.0
     if s.deck.discard:
         obs[O_DECK + 2 : O_DECK + 2 + NUM_KINDS] = np.minimum(
-            np.bincount(s.game.card_kind_arr[s.deck.discard], minlength=NUM_KINDS) / 8.0, 1.0
+            np.bincount(s.game.card_kind_array[s.deck.discard], minlength=NUM_KINDS) / 8.0, 1.0
         )
-    obs[O_PHASE + (PHASE_INDEX[top["t"]] if top is not None else PHASE_INDEX["GAME_OVER"])] = 1.0
-    if s.act >= 0:
-        obs[O_PENDING + s.act] = 1.0
-    if s.c_type:
-        obs[O_CONTEST + s.c_type - 1] = 1.0
-        obs[O_CONTEST + 3] = s.c_tot[0] / 40.0
-        obs[O_CONTEST + 4] = s.c_tot[1] / 40.0
+    obs[O_PHASE + (top.phase if top is not None else Phase.GAME_OVER)] = 1.0
+    if s.pending_act >= 0:
+        obs[O_PENDING + s.pending_act] = 1.0
+    if s.contest_type:
+        obs[O_CONTEST + s.contest_type - 1] = 1.0
+        obs[O_CONTEST + 3] = s.contest_totals[0] / 40.0
+        obs[O_CONTEST + 4] = s.contest_totals[1] / 40.0
     if war is not None:
-        obs[O_CONTEST + 5] = s.armies[war["a"]] / 20.0
-        obs[O_CONTEST + 6] = s.G / 30.0
-        obs[O_CONTEST + 7] = war["sb"] / 12.0
-        obs[O_CONTEST + 8] = war["wb"] / 12.0
+        obs[O_CONTEST + 5] = s.armies[war.prince] / 20.0
+        obs[O_CONTEST + 6] = s.garrison / 30.0
+        obs[O_CONTEST + 7] = war.shadow_bonus / 12.0
+        obs[O_CONTEST + 8] = war.walls_bonus / 12.0
         sup = 0
-        for bq in war["sup"]:
+        for bq in war.supporters:
             sup += sum(
-                s.attrs[i][4]
+                s.attributes[i][LEADERSHIP]
                 for i in range(NUM_PRINCES)
                 if ctrl[i] == bq and s.alive[i] and not s.captured[i] and role[i] == EXILE
             )
         obs[O_CONTEST + 9] = sup / 30.0
     if top is not None:
-        if top["t"] == "EFFECT_DISCARD":
-            obs[O_MISC] = top["n"] / 3.0
-        elif top["t"] == "FATE_DISCARD":
-            obs[O_MISC] = (len(s.hands[top["p"]]) - s.wit_limit(top["p"])) / 3.0
-    if s.c_dealer == player:
+        if type(top) is EffectDiscard:
+            obs[O_MISC] = top.count / 3.0
+        elif type(top) is FateDiscard:
+            obs[O_MISC] = (len(s.hands[top.player]) - s.wit_limit(top.player)) / 3.0
+    if s.damage_dealer == player:
         obs[O_MISC + 1] = 1.0
     obs[O_MISC + 2] = s.turns / s.game.max_turns
     np.clip(obs, 0.0, 1.0, out=obs)
@@ -190,7 +202,9 @@ def encode_reference(s, player: int) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ fast encoder
-# The state keeps (in ``_oc``) an absolute prince table A of 9 x 31 floats:
+# The encoder keeps, in the state's ``_observer_cache`` attribute (its own: the
+# rules never read it, and clones start without it), an absolute prince table
+# A of 9 x 31 floats:
 # columns 0..28 as in the observation, except that the controller (12..16)
 # and jailer (20..24) one-hots are by absolute seat; column 29 is ``acted``
 # and column 30 stays zero, so a viewer's columns are one gather away.
@@ -202,13 +216,13 @@ _PRINCE_LISTS = (
     "hits",
     "alive",
     "role",
-    "ctrl",
-    "pp",
+    "controller",
+    "player_prince",
     "captured",
     "jailer",
     "armies",
     "amnesia",
-    "hold",
+    "psychic_hold",
     "acted",
 )
 
@@ -263,7 +277,11 @@ class _ObsCache:
 
     def __init__(self, s) -> None:
         tables = s.game.observer.tables
-        self.A = tables["prince_base"].copy() if s.attrs is s.game.table_attrs else _prince_base(s.attrs)
+        self.A = (
+            tables["prince_base"].copy()
+            if s.attributes is s.game.table_attributes
+            else _prince_base(s.attributes)
+        )
         self.snap: list = [None] * len(_PRINCE_LISTS)
         self.free = [0] * 5
         self.kinds: dict = {}
@@ -288,13 +306,13 @@ def _refresh_princes(s, c: _ObsCache) -> None:
         s.hits,
         s.alive,
         s.role,
-        s.ctrl,
-        s.pp,
+        s.controller,
+        s.player_prince,
         s.captured,
         s.jailer,
         s.armies,
         s.amnesia,
-        s.hold,
+        s.psychic_hold,
         s.acted,
     )
     if hits != snap[0]:
@@ -372,7 +390,7 @@ def game_tables(game) -> dict:
     capped at 1, float32, one entry per possible count of cards)."""
     top = np.arange(game.num_cards + 1)
     return {
-        "prince_base": _prince_base(game.table_attrs),
+        "prince_base": _prince_base(game.table_attributes),
         "quarter": np.minimum(top.astype(np.float32) * np.float32(0.25), np.float32(1.0)),
         "eighth": np.minimum(top / 8.0, 1.0).astype(np.float32),
     }
@@ -424,34 +442,34 @@ def _clip(v: float) -> float:
 def encode(s, player: int) -> np.ndarray:
     """The observation of ``player`` (same values as ``encode_reference``), from
     the state's cached numpy tables. Returns a fresh array."""
-    c = s.__dict__.get("_oc")
+    c = s.__dict__.get("_observer_cache")
     if c is None:
-        c = s._oc = _ObsCache(s)
+        c = s._observer_cache = _ObsCache(s)
     _refresh_princes(s, c)
-    n = s.n
+    n = s.num_players
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     view = c.views.get(player)
     if view is None or view[0] != c.ver:
         view = c.views[player] = (c.ver, c.A.take(_perms(n)[player], axis=1).ravel())
     obs[:O_AMBER] = view[1]
-    ctrl, role = s.ctrl, s.role
+    ctrl, role = s.controller, s.role
     stack = s.stack
-    top = stack[-1] if stack and s.cur >= 0 else None
+    top = stack[-1] if stack and s.deciding_player >= 0 else None
     # context flags
-    if s.c_a >= 0:
-        obs[PRINCE_W * s.c_a + 30] = 1.0
-    t_target = s.c_t
-    if top is not None and top["t"] == "REGENT_OFFER":
-        t_target = top["v"]
+    if s.acting_prince >= 0:
+        obs[PRINCE_W * s.acting_prince + 30] = 1.0
+    t_target = s.target_prince
+    if top is not None and type(top) is RegentOffer:
+        t_target = top.prince
     if t_target >= 0:
         obs[PRINCE_W * t_target + 31] = 1.0
-    if s.c_dmg >= 0:
-        obs[PRINCE_W * s.c_dmg + 32] = 1.0
+    if s.damaged_prince >= 0:
+        obs[PRINCE_W * s.damaged_prince + 32] = 1.0
     war = s.war
     if war is not None:
-        for i in war["lose"]:
+        for i in war.losing:
             obs[PRINCE_W * i + 33] = 1.0
-        wa, wp = war["a"], war["p"]
+        wa, wp = war.prince, war.player
         alive, cap = s.alive, s.captured
         for i in range(NUM_PRINCES):
             if i == wa or (ctrl[i] == wp and alive[i] and not cap[i] and role[i] == EXILE):
@@ -460,18 +478,24 @@ def encode(s, player: int) -> np.ndarray:
     blk = [0.0] * (O_HAND - O_AMBER)
     am = s.amber
     blk[(am - player) % n if am >= 0 else 5] = 1.0
-    blk[6] = min(1.0, s.G / 30.0)
-    if 0 not in role:  # KING == 0: the throne is vacant
+    blk[6] = min(1.0, s.garrison / 30.0)
+    if KING not in role:  # the throne is vacant
         blk[7] = 1.0
     declined = ()
     if top is not None:
-        if top["t"] == "APPOINT":
-            declined = top["dec"]
-        elif top["t"] == "REGENT_OFFER" and len(stack) > 1:
-            declined = stack[-2].get("dec", ())
+        if type(top) is Appoint:
+            declined = top.declined
+        elif type(top) is RegentOffer and len(stack) > 1:
+            declined = stack[-2].declined
     ht = s.game.hold_turns
     free = c.free
-    hold_count, in_game, hands, elim, extra = s.hold_count, s.in_game, s.hands, s.elim_order, s.extra
+    hold_count, in_game, hands, elim, extra = (
+        s.hold_count,
+        s.in_game,
+        s.hands,
+        s.elimination_order,
+        s.extra_turns,
+    )
     tp = s.turn_player
     for r, q, b in _seats(n)[player]:
         if hold_count[q]:
@@ -495,7 +519,7 @@ def encode(s, player: int) -> np.ndarray:
             blk[b + 6] = 1.0
     obs[O_AMBER:O_HAND] = blk
     # my hand, what I remember of the others' hands and of the deck top
-    obs[O_HAND:O_KNOWN] = _kind_vec(c, player, s.hk[player])
+    obs[O_HAND:O_KNOWN] = _kind_vec(c, player, s.hand_kinds[player])
     row = s.known_hand[player]
     for r in range(1, n):
         o = (player + r) % n
@@ -519,34 +543,34 @@ def encode(s, player: int) -> np.ndarray:
         obs[O_DECK + 1] = min(1.0, len(disc) / 100.0)
         obs[O_DECK + 2 : O_DECK + 2 + NUM_KINDS] = _discard_vec(s, c)
     # phase, pending act, contest, misc
-    obs[O_PHASE + (PHASE_INDEX[top["t"]] if top is not None else PHASE_INDEX["GAME_OVER"])] = 1.0
-    if s.act >= 0:
-        obs[O_PENDING + s.act] = 1.0
-    if s.c_type:
-        obs[O_CONTEST + s.c_type - 1] = 1.0
-        obs[O_CONTEST + 3] = _clip(s.c_tot[0] / 40.0)
-        obs[O_CONTEST + 4] = _clip(s.c_tot[1] / 40.0)
+    obs[O_PHASE + (top.phase if top is not None else Phase.GAME_OVER)] = 1.0
+    if s.pending_act >= 0:
+        obs[O_PENDING + s.pending_act] = 1.0
+    if s.contest_type:
+        obs[O_CONTEST + s.contest_type - 1] = 1.0
+        obs[O_CONTEST + 3] = _clip(s.contest_totals[0] / 40.0)
+        obs[O_CONTEST + 4] = _clip(s.contest_totals[1] / 40.0)
     if war is not None:
-        obs[O_CONTEST + 5] = min(1.0, s.armies[war["a"]] / 20.0)
-        obs[O_CONTEST + 6] = min(1.0, s.G / 30.0)
-        obs[O_CONTEST + 7] = min(1.0, war["sb"] / 12.0)
-        obs[O_CONTEST + 8] = min(1.0, war["wb"] / 12.0)
-        if war["sup"]:
-            attrs, alive, cap = s.attrs, s.alive, s.captured
+        obs[O_CONTEST + 5] = min(1.0, s.armies[war.prince] / 20.0)
+        obs[O_CONTEST + 6] = min(1.0, s.garrison / 30.0)
+        obs[O_CONTEST + 7] = min(1.0, war.shadow_bonus / 12.0)
+        obs[O_CONTEST + 8] = min(1.0, war.walls_bonus / 12.0)
+        if war.supporters:
+            attrs, alive, cap = s.attributes, s.alive, s.captured
             sup = 0
-            for bq in war["sup"]:
+            for bq in war.supporters:
                 sup += sum(
-                    attrs[i][4]
+                    attrs[i][LEADERSHIP]
                     for i in range(NUM_PRINCES)
                     if ctrl[i] == bq and alive[i] and not cap[i] and role[i] == EXILE
                 )
             obs[O_CONTEST + 9] = min(1.0, sup / 30.0)
     if top is not None:
-        if top["t"] == "EFFECT_DISCARD":
-            obs[O_MISC] = _clip(top["n"] / 3.0)
-        elif top["t"] == "FATE_DISCARD":
-            obs[O_MISC] = _clip((len(hands[top["p"]]) - s.wit_limit(top["p"])) / 3.0)
-    if s.c_dealer == player:
+        if type(top) is EffectDiscard:
+            obs[O_MISC] = _clip(top.count / 3.0)
+        elif type(top) is FateDiscard:
+            obs[O_MISC] = _clip((len(hands[top.player]) - s.wit_limit(top.player)) / 3.0)
+    if s.damage_dealer == player:
         obs[O_MISC + 1] = 1.0
     obs[O_MISC + 2] = min(1.0, s.turns / s.game.max_turns)
     return obs

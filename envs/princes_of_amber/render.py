@@ -50,10 +50,10 @@ CAPTURED_INK = (170, 0, 0)
 
 
 def _owner(s, i: int) -> str:
-    c = s.ctrl[i]
+    c = s.controller[i]
     if c < 0:
         return "neutral"
-    return f"player_{c}" + (" PP" if s.pp[c] == i else " ally")
+    return f"player_{c}" + (" PP" if s.player_prince[c] == i else " ally")
 
 
 def _status(s, i: int) -> str:
@@ -68,7 +68,7 @@ def _extras(s, i: int) -> list[str]:
         extra.append(f"armies {s.armies[i]}")
     if s.amnesia[i]:
         extra.append(f"amnesia {s.amnesia[i]}")
-    if s.hold[i]:
+    if s.psychic_hold[i]:
         extra.append("held -7")
     if s.acted[i]:
         extra.append("acted")
@@ -76,12 +76,12 @@ def _extras(s, i: int) -> list[str]:
 
 
 def _attributes(s, i: int) -> str:
-    at = s.attrs[i]
+    at = s.attributes[i]
     return f"F{at[1]} Wi{at[2]} Wl{at[3]} L{at[4]}"
 
 
 def _prince_line(s, i: int) -> str:
-    at = s.attrs[i]
+    at = s.attributes[i]
     return (
         f"  {PRINCE_NAMES[i]:<9} {ROLE_NAMES[s.role[i]]:<18} {_owner(s, i):<15} {_status(s, i):<22} "
         f"hits {s.hits[i]:>2}/{at[0]:<2} {_attributes(s, i)} " + " ".join(_extras(s, i))
@@ -92,13 +92,13 @@ def _hand_text(s, p: int, viewer) -> str:
     """The hand as 'card <name>' moves name its cards, or only its size."""
     if viewer is not None and viewer != p:
         return f"{len(s.hands[p])} cards (hidden)"
-    counts = s.hk[p]
+    counts = s.hand_kinds[p]
     parts = [f"{KIND_NAMES[k].lower()} x{counts[k]}" for k in range(NUM_KINDS) if counts[k]]
     return ", ".join(parts) if parts else "(empty)"
 
 
 def _seat_line(s, p: int, viewer) -> str:
-    state = "in game" if s.in_game[p] else f"out (#{s.elim_order[p] + 1})"
+    state = "in game" if s.in_game[p] else f"out (#{s.elimination_order[p] + 1})"
     return f"player_{p} [{state}] hand: {_hand_text(s, p, viewer)}"
 
 
@@ -106,7 +106,7 @@ def _headline(s) -> str:
     ctl = "neutral" if s.amber < 0 else f"player_{s.amber}"
     holds = ", ".join(str(h) for h in s.hold_count)
     return (
-        f"AMBER  controller {ctl}  garrison {s.G}  turns held per player [{holds}]  "
+        f"AMBER  controller {ctl}  garrison {s.garrison}  turns held per player [{holds}]  "
         f"turn {s.turns}/{s.game.max_turns}  turn player player_{s.turn_player}"
     )
 
@@ -114,9 +114,9 @@ def _headline(s) -> str:
 def _footline(s) -> str:
     if s.winner >= 0:
         return f"GAME OVER: player_{s.winner} wins"
-    if s.trunc:
+    if s.turn_limit_reached:
         return "GAME OVER: turn limit reached"
-    return f"Phase {s.phase_name()}, player_{s.cur} to decide"
+    return f"Phase {s.phase_name()}, player_{s.deciding_player} to decide"
 
 
 def _lords_and_exiles(s) -> tuple[list[int], list[int]]:
@@ -133,7 +133,7 @@ def render_ansi(s, viewer=None) -> str:
     lines.append("Exiles in Shadow:")
     lines += [_prince_line(s, i) for i in exiles]
     lines.append(f"Deck {len(s.deck.draw_pile)}  discard {len(s.deck.discard)}")
-    lines += [_seat_line(s, p, viewer) for p in range(s.n)]
+    lines += [_seat_line(s, p, viewer) for p in range(s.num_players)]
     lines.append(_footline(s))
     lines.append("")
     lines += legend_lines("princes", ATTRIBUTE_LEGEND)
@@ -153,7 +153,7 @@ def _seat_height(text: str) -> int:
 
 
 def _legend_keys(s) -> list[Key]:
-    keys = [Key(f"player_{p}", lighten(seat_color(p), 0.6), "box") for p in range(s.n)]
+    keys = [Key(f"player_{p}", lighten(seat_color(p), 0.6), "box") for p in range(s.num_players)]
     keys += [
         Key("neutral", WHITE, "box"),
         Key("dead", DEAD_FILL, "box"),
@@ -170,7 +170,7 @@ def render_rgb(s, viewer=None) -> np.ndarray:
     pad = PAD
     text_w = WIDTH - 2 * pad
     head = _headline(s)
-    seats = [_seat_line(s, p, viewer) for p in range(s.n)]
+    seats = [_seat_line(s, p, viewer) for p in range(s.num_players)]
     foot = _footline(s) + f"   deck {len(s.deck.draw_pile)}, discard {len(s.deck.discard)}"
     keys = _legend_keys(s)
     zone_h = CARD_H + 30
@@ -207,13 +207,13 @@ def render_rgb(s, viewer=None) -> np.ndarray:
 def _card(cv: Canvas, s, i: int, x0: int, y0: int, w: int, h: int) -> None:
     """One prince: name, role, owner, hits and attributes, then what is
     special (captured, armies, amnesia...); lines that do not fit end in '…'."""
-    c = s.ctrl[i]
-    pp = c >= 0 and s.pp[c] == i
+    c = s.controller[i]
+    pp = c >= 0 and s.player_prince[c] == i
     fill = WHITE if c < 0 else lighten(seat_color(c), 0.6)
     if not s.alive[i]:
         fill = DEAD_FILL
     cv.rect(x0, y0, x0 + w, y0 + h, fill=fill, outline=INK, width=3 if pp else 1)
-    at = s.attrs[i]
+    at = s.attributes[i]
     room = w - 8
     lines = [
         (PRINCE_NAMES[i] + (" (PP)" if pp else ""), INK, TEXT_SIZE),

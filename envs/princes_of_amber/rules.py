@@ -1,119 +1,191 @@
 """Princes of Amber: rules state and transitions (no PettingZoo here).
 
-Resolution runs on an explicit stack of small dict *frames*. Automatic
-frames (a Fight in progress, damage, a capture, a war...) do their work and
-push or pop frames; decision frames (windows and choices) stop the driver
-and name the player who decides. Everything is plain data, so clone,
-to_dict and determinize stay simple, and a nested chain such as
-Fight -> death -> the King falls -> take Amber -> appoint -> succession is
-just frames resolved top first.
+Resolution runs on an explicit stack of small *frames* (records of
+:mod:`~meeplezoo.envs.princes_of_amber.frames`). Automatic frames (a Fight
+in progress, damage, a capture, a war...) do their work and push or pop
+frames; decision frames (windows and choices) stop the driver and name the
+player who decides. Everything is plain data, so clone, to_dict and
+determinize stay simple, and a nested chain such as Fight -> death -> the
+King falls -> take Amber -> appoint -> succession is just frames resolved
+top first. What each card and non-card action does is its record in
+:mod:`~meeplezoo.envs.princes_of_amber.acts`; this module holds the state,
+its helpers and the handlers of the frame kinds (``AUTOMATIC`` and
+``DECISIONS`` at the end).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from meeplezoo.envs.core.cards import Deck
+from meeplezoo.envs.core.cards import Deck, canonical_shuffle, deal_out, stack_ranks
 from meeplezoo.envs.core.dice import check_die_script, contest_with, roll, roll_sum, scripted_or_rolled
+from meeplezoo.envs.core.fields import Field, generator_field, saved
+from meeplezoo.envs.core.options import choice, custom, flag, integer
 from meeplezoo.envs.core.ranking import rank_rewards
-from meeplezoo.envs.core.state import (
-    Game,
-    GameInfo,
-    State,
-    clone_rng,
-    derive_rng,
-    make_rng,
-    rng_from_dict,
-    rng_to_dict,
-)
+from meeplezoo.envs.core.state import Game, GameInfo, State, derive_rng, make_rng
 from meeplezoo.envs.core.turns import next_seat
-from meeplezoo.envs.princes_of_amber import cards as C
+from meeplezoo.envs.princes_of_amber import acts
+from meeplezoo.envs.princes_of_amber.acts import RULES, Contest, Target, action_name
 from meeplezoo.envs.princes_of_amber.cards import (
     A_CARD,
     A_END,
     A_NONCARD,
     A_PASS,
     A_PLAYER,
+    A_PRINCE,
     A_SUPPORT,
+    DEFAULT_DECK,
     EXILE,
+    FIGHT_ATTRIBUTE,
+    KIND_NAMES,
     KING,
-    LEAD,
+    LEADERSHIP,
+    NONCARD_BASE,
     NUM_ACTIONS,
     NUM_KINDS,
     NUM_PRINCES,
     PRINCE_TABLE,
     REGENT_POSTS,
+    WILL,
     WIT,
+    Kind,
+    Phase,
+    build_card_list,
+)
+from meeplezoo.envs.princes_of_amber.frames import (
+    ActionSelect,
+    Appoint,
+    Block,
+    BlockEffect,
+    CallGuards,
+    Capture,
+    CaptureNegate,
+    ChooseAction,
+    Damage,
+    DamageFollowup,
+    Death,
+    DeathSequence,
+    EffectDiscard,
+    FateDiscard,
+    Fight,
+    Frame,
+    Fury,
+    KingRemoval,
+    Negate,
+    RegentOffer,
+    ShadowArmies,
+    ShadowMastery,
+    Succession,
+    Support,
+    TargetPlayer,
+    TargetPrince,
+    Turn,
+    TurnEnd,
+    War,
+    WarFollowup,
+    WarStep,
+    Will,
+    frame_from_dict,
 )
 
-K = {name: i for i, name in enumerate(C.KIND_NAMES)}
-FIGHT, CAPTURE, CALL_THE_GUARDS, PRISONER_OF_WAR = (
-    K["FIGHT"],
-    K["CAPTURE"],
-    K["CALL_THE_GUARDS"],
-    K["PRISONER_OF_WAR"],
-)
-GET_AWAY, HIDE_IN_SHADOW, LORDS_IN_AMBER = K["GET_AWAY"], K["HIDE_IN_SHADOW"], K["LORDS_IN_AMBER"]
-NEGATE_CAPTURE, BLOCK_THE_WAY, SHADOW_MASTERY = K["NEGATE_CAPTURE"], K["BLOCK_THE_WAY"], K["SHADOW_MASTERY"]
-BREAK_CONTACT, CONQUER, WALLS_OF_AMBER, ARMY_LOSS = (
-    K["BREAK_CONTACT"],
-    K["CONQUER"],
-    K["WALLS_OF_AMBER"],
-    K["ARMY_LOSS"],
-)
-SHADOW_ARMIES, BATTLE_WOUNDS, EXILE_CARD, DISTRACTIONS = (
-    K["SHADOW_ARMIES"],
-    K["BATTLE_WOUNDS"],
-    K["EXILE"],
-    K["DISTRACTIONS"],
-)
-TRUMP_TRAVEL, EMOTIONAL_FURY, SHOW_MERCY, AMNESIA = (
-    K["TRUMP_TRAVEL"],
-    K["EMOTIONAL_FURY"],
-    K["SHOW_MERCY"],
-    K["AMNESIA"],
-)
-BLESSING, NOT_REALLY_DEAD, SHADOW_ASSASSINS = K["BLESSING"], K["NOT_REALLY_DEAD"], K["SHADOW_ASSASSINS"]
-GAIN_NEUTRAL, BETRAYAL, WALK_THE_PATTERN, LOOK_AHEAD = (
-    K["GAIN_NEUTRAL"],
-    K["BETRAYAL"],
-    K["WALK_THE_PATTERN"],
-    K["LOOK_AHEAD"],
-)
-GOSSIP, ESCAPE_ACTION, PSYCHIC_HOLD, CONTEST_OF_WILLS = (
-    K["GOSSIP"],
-    K["ESCAPE_ACTION"],
-    K["PSYCHIC_HOLD"],
-    K["CONTEST_OF_WILLS"],
-)
-MENTAL_DOMINATION, PSYCHIC_ATTACK, MIND_PROBE = K["MENTAL_DOMINATION"], K["PSYCHIC_ATTACK"], K["MIND_PROBE"]
-NC = C.NONCARD_BASE
-BIDE, RECUPERATE, FORTUNE, INTRIGUE, RAISE_ARMY, ESCAPE = (NC + m for m in range(6))
+NOBODY_HAS_A_PRINCE = 10**6  # hand limit while a player has no prince (never happens at a Fate phase)
+PSYCHIC_HOLD_MALUS = 7  # a held prince's next contest total is 7 lower
+MAX_DECK_CARDS = 1000  # bound on the cards of a configured deck (one apply stays quick)
 
-ACTION_KINDS = C.ACTION_KINDS
-FREE_KINDS = C.FREE_KINDS
-WILL_KINDS = frozenset(C.WILL_KINDS)
-PRINCE_TARGET = frozenset(
-    {
-        FIGHT,
-        SHADOW_ASSASSINS,
-        GAIN_NEUTRAL,
-        BETRAYAL,
-        ESCAPE_ACTION,
-        TRUMP_TRAVEL,
-        AMNESIA,
-        INTRIGUE,
-        BATTLE_WOUNDS,
-        PRISONER_OF_WAR,
-    }
-    | set(C.WILL_KINDS)
-)
-PLAYER_TARGET = frozenset({EXILE_CARD, GOSSIP})
-CONTEST_NONE, CONTEST_FIGHT, CONTEST_WILL, CONTEST_WAR = range(4)
-DECISIONS = frozenset(C.PHASES[:-1])
-NEVER = 10**6  # hand limit while a player has no prince (never happens at a Fate phase)
+
+# --------------------------------------------------------------------------- options
+def _check_deck_counts(value: Any, key: str, game_name: str) -> Any:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or any(k not in KIND_NAMES for k in value):
+        raise ValueError(f"{game_name}: {key} must be a dict keyed by card kinds {list(KIND_NAMES)}")
+    total = 0
+    for kind_name, entries in value.items():
+        for entry in entries:
+            copies = entry[1] if isinstance(entry, (list, tuple)) and len(entry) == 2 else None
+            if (
+                not isinstance(copies, (int, np.integer))
+                or isinstance(copies, bool)
+                or not 0 <= copies <= 100
+            ):
+                raise ValueError(
+                    f"{game_name}: {key}[{kind_name!r}] entries must be [name, copies 0..100], got {entry!r}"
+                )
+            total += int(copies)
+    if total > MAX_DECK_CARDS:
+        raise ValueError(f"{game_name}: {key} must hold at most {MAX_DECK_CARDS} cards, got {total}")
+    return value
+
+
+def _check_dice(value: Any, key: str, game_name: str) -> list[int] | None:
+    return check_die_script(value, key, 1, 6, game_name)
+
+
+def _check_deck_override(value: Any, key: str, game_name: str) -> Any:
+    if value is not None and (
+        not isinstance(value, (list, tuple))
+        or len(value) > MAX_DECK_CARDS
+        or any(k not in KIND_NAMES for k in value)
+    ):
+        raise ValueError(
+            f"{game_name}: {key} must be None or a list of card kind names (top first), got {value!r}"
+        )
+    return value
+
+
+def _check_prince_order(value: Any, key: str, game_name: str) -> Any:
+    if value is not None and (
+        not isinstance(value, (list, tuple))
+        or sorted(map(repr, value)) != sorted(map(repr, range(NUM_PRINCES)))
+    ):
+        raise ValueError(
+            f"{game_name}: {key} must be None or a permutation of the prince ids 0..8, got {value!r}"
+        )
+    return value
+
+
+OPTIONS = {
+    "num_players": integer(2, 2, 5, "seats at the table"),
+    "attribute_mode": choice(
+        "table", ("table", "rolled"), "`table`: the printed attributes; `rolled`: each attribute is 2d6"
+    ),
+    "garrison_start": integer(12, 0, 100, "armies defending Amber at the start"),
+    "starting_hand": integer(5, 0, 100, "cards dealt to each player"),
+    "hold_turns": integer(5, 1, 1000, "consecutive own turns holding Amber that win the game"),
+    "allow_support": flag(True, "other players may support an attack on Amber"),
+    "regent_offers_to_players": flag(
+        True, "the King's controller may offer regencies to other players' princes"
+    ),
+    "prompt_only_if_playable": flag(
+        True, "card windows are skipped when the responder holds no card for them"
+    ),
+    "max_turns": integer(300, 1, 100_000, "player-turns before the game is truncated"),
+    "truncation_ranking": choice(
+        "tie", ("tie", "amber_first"), "at the turn limit: `tie` all players still in, or `amber_first`"
+    ),
+    "deck_counts": custom(
+        None,
+        "the Fate deck: card kind -> [[card name, copies], ...]; none: the 100-card deck above",
+        f"none or a dict of card kinds to [[name, copies 0..100], ...], at most {MAX_DECK_CARDS} cards",
+        _check_deck_counts,
+    ),
+    "dice_override": custom(
+        None, "test hook: die results used first, in order", "none or a list of 1..6", _check_dice
+    ),
+    "deck_override": custom(
+        None,
+        "test hook: card kinds put on top of the deck (top first)",
+        "none or a list of card kinds",
+        _check_deck_override,
+    ),
+    "prince_order_override": custom(
+        None, "test hook: the order of the prince deck", "none or a permutation of 0..8", _check_prince_order
+    ),
+}
 
 
 # --------------------------------------------------------------------------- game
@@ -131,22 +203,7 @@ class AmberGame(Game):
         zero_sum=True,
         rules_page="seeds/princes_of_amber.md",
     )
-    defaults: ClassVar[dict[str, Any]] = {
-        "num_players": 2,
-        "attribute_mode": "table",
-        "garrison_start": 12,
-        "starting_hand": 5,
-        "hold_turns": 5,
-        "allow_support": True,
-        "regent_offers_to_players": True,
-        "prompt_only_if_playable": True,
-        "max_turns": 300,
-        "truncation_ranking": "tie",
-        "deck_counts": C.DEFAULT_DECK,
-        "dice_override": None,
-        "deck_override": None,
-        "prince_order_override": None,
-    }
+    options: ClassVar[dict] = OPTIONS
     test_configs: ClassVar[list[dict]] = [
         {"num_players": 3},
         {"num_players": 4, "prompt_only_if_playable": False},
@@ -164,52 +221,22 @@ class AmberGame(Game):
 
     def validate(self) -> None:
         cfg = self.config
-        if cfg["attribute_mode"] not in ("table", "rolled"):
-            raise ValueError(f"attribute_mode must be 'table' or 'rolled', got {cfg['attribute_mode']!r}")
-        for key, low in (("garrison_start", 0), ("starting_hand", 0), ("hold_turns", 1), ("max_turns", 1)):
-            v = cfg[key]
-            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < low:
-                raise ValueError(f"{key} must be an integer >= {low}, got {v!r}")
-        for key in ("allow_support", "regent_offers_to_players", "prompt_only_if_playable"):
-            if not isinstance(cfg[key], (bool, np.bool_)):
-                raise ValueError(f"{key} must be True or False, got {cfg[key]!r}")
-        if cfg["truncation_ranking"] not in ("tie", "amber_first"):
-            raise ValueError(
-                f"truncation_ranking must be 'tie' or 'amber_first', got {cfg['truncation_ranking']!r}"
-            )
-        dc = cfg["deck_counts"]
-        if not isinstance(dc, dict) or any(k not in C.KIND_NAMES for k in dc):
-            raise ValueError(f"deck_counts must be a dict keyed by card kinds {list(C.KIND_NAMES)}")
-        for kname, entries in dc.items():
-            for entry in entries:
-                if len(entry) != 2 or not isinstance(entry[1], (int, np.integer)) or entry[1] < 0:
-                    raise ValueError(
-                        f"deck_counts[{kname!r}] entries must be [name, copies >= 0], got {entry!r}"
-                    )
-        self.card_kind, self.card_name = C.build_card_list(dc)
+        deck_counts = DEFAULT_DECK if cfg["deck_counts"] is None else cfg["deck_counts"]
+        self.card_kind, self.card_names = build_card_list(deck_counts)
         self.num_cards = len(self.card_kind)
         if self.num_cards < cfg["starting_hand"] * self.num_players:
-            raise ValueError("deck_counts holds too few cards to deal starting_hand to every player")
-        check_die_script(cfg["dice_override"], "dice_override", 1, 6, self.info.name)
-        po = cfg["prince_order_override"]
-        if po is not None and sorted(po) != list(range(NUM_PRINCES)):
-            raise ValueError("prince_order_override must be None or a permutation of the prince ids 0..8")
-        do = cfg["deck_override"]
-        if do is not None and (not isinstance(do, (list, tuple)) or any(k not in C.KIND_NAMES for k in do)):
-            raise ValueError("deck_override must be None or a list of card kind names (top first)")
+            raise ValueError(
+                f"{self.info.name}: deck_counts holds too few cards to deal starting_hand to every player"
+            )
         self.num_actions = NUM_ACTIONS
         self.reward_range = (-1.0, 1.0)
-        self.max_turns = int(cfg["max_turns"])
-        self.hold_turns = int(cfg["hold_turns"])
-        self.prompt_only = bool(cfg["prompt_only_if_playable"])
-        self.offers = bool(cfg["regent_offers_to_players"])
-        self.allow_support = bool(cfg["allow_support"])
-        self.table_attrs = [list(row) for row in PRINCE_TABLE]
-        self.attr_block = np.asarray(self.table_attrs, dtype=np.float32) / 12.0
-        self.card_kind_arr = np.array(self.card_kind, dtype=np.int64)
-        self.kind_cards = [
-            [c for c in range(self.num_cards) if self.card_kind[c] == k] for k in range(NUM_KINDS)
-        ]
+        self.max_turns = cfg["max_turns"]
+        self.hold_turns = cfg["hold_turns"]
+        self.prompt_only_if_playable = cfg["prompt_only_if_playable"]
+        self.regent_offers = cfg["regent_offers_to_players"]
+        self.allow_support = cfg["allow_support"]
+        self.table_attributes = [list(row) for row in PRINCE_TABLE]
+        self.card_kind_array = np.array(self.card_kind, dtype=np.int64)
 
     def new_initial_state(self, seed: int | None = None) -> AmberState:
         return AmberState.setup(self, make_rng(seed))
@@ -218,136 +245,181 @@ class AmberGame(Game):
         return AmberState.from_dict(self, data)
 
 
+# --------------------------------------------------------------------------- position dict
+def _plain(value: Any, _context: Any = None) -> Any:
+    """Lists (and numpy ints) as plain, independent JSON data."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
+def _listed(name: str, copy: str = "list") -> Field:
+    return saved(name, copy, to_json=_plain, from_json=_plain)
+
+
+PRINCE_LISTS = ("hits", "alive", "controller", "role", "captured", "jailer", "armies", "amnesia")
+PLAYER_LISTS = ("player_prince", "hold_count", "in_game", "elimination_order", "extra_turns")
+SCALARS = (
+    "num_players",
+    "amber",
+    "garrison",
+    "eliminated_count",
+    "turn_player",
+    "turns",
+    "pending_act",
+    "acting_prince",
+    "target_prince",
+    "damaged_prince",
+    "damage_dealer",
+    "contest_type",
+    "winner",
+    "turn_limit_reached",
+    "dice_used",
+    "deciding_player",
+)
+
+
 # --------------------------------------------------------------------------- state
 class AmberState(State):
-    """One position of Princes of Amber."""
+    """One position of Princes of Amber.
 
-    FIELDS = (
-        "hits",
-        "alive",
-        "ctrl",
-        "role",
-        "captured",
-        "jailer",
-        "armies",
-        "amnesia",
-        "hold",
-        "acted",
-        "pp",
-        "amber",
-        "G",
-        "hold_count",
-        "in_game",
-        "elim_order",
-        "n_elim",
-        "extra",
-        "hands",
-        "known_top",
-        "known_hand",
-        "turn_player",
-        "turns",
-        "stack",
-        "war",
-        "act",
-        "c_a",
-        "c_t",
-        "c_dmg",
-        "c_dealer",
-        "c_type",
-        "c_tot",
-        "winner",
-        "trunc",
-        "attrs",
-        "dice",
-        "dice_i",
-        "cur",
-        "legal",
+    Per prince (lists of 9): ``hits``, ``alive``, ``controller`` (seat or
+    -1), ``role``, ``captured``, ``jailer``, ``armies``, ``amnesia`` (turns
+    left), ``psychic_hold``, ``acted`` (this action phase); per player:
+    ``player_prince`` (his own prince, -1 while he must pick a successor),
+    ``hold_count`` (turns held Amber), ``in_game``, ``elimination_order``,
+    ``extra_turns``, ``hands`` and ``hand_kinds`` (count per kind, derived),
+    ``known_top``/``known_hand`` (each player's memories). The last act's
+    context (``pending_act``, ``acting_prince``, ``target_prince``,
+    ``damaged_prince``, ``damage_dealer``, ``contest_type``,
+    ``contest_totals``) is public and observed.
+    """
+
+    fields = (
+        *(_listed(name) for name in PRINCE_LISTS),
+        _listed("psychic_hold"),
+        _listed("acted"),
+        *(_listed(name) for name in PLAYER_LISTS),
+        _listed("contest_totals"),
+        _listed("known_top"),
+        _listed("legal"),
+        _listed("known_hand", "lists"),
+        _listed("hands", "lists"),
+        Field("hand_kinds", "lists"),  # derived from the hands, rebuilt on load
+        *(saved(name) for name in SCALARS),
+        saved("attributes", to_json=_plain, from_json=_plain),  # never changes after setup: shared
+        saved("dice", to_json=_plain, from_json=_plain),  # the scripted dice: shared, never edited
+        saved(
+            "deck", "copy", to_json=lambda deck, _s: deck.to_dict(), from_json=lambda d, _g: Deck.from_dict(d)
+        ),
+        saved(
+            "stack",
+            "copies",
+            to_json=lambda stack, _s: [f.to_dict() for f in stack],
+            from_json=lambda data, _g: [frame_from_dict(f) for f in data],
+        ),
+        saved(
+            "war",
+            "copy_or_none",
+            to_json=lambda war, _s: None if war is None else war.to_dict(),
+            from_json=lambda data, _g: None if data is None else War.from_dict(data),
+        ),
+        generator_field(),
     )
 
     # ---- construction -------------------------------------------------------
     @classmethod
     def setup(cls, game: AmberGame, rng: np.random.Generator) -> AmberState:
         s = cls.__new__(cls)
-        s.game = game
-        s.rng = rng
-        n = game.num_players
+        s.game, s.rng = game, rng
+        s.num_players = game.num_players
         cfg = game.config
-        s.n = n
         s.deck = Deck.shuffled(range(game.num_cards), rng)
         if cfg["deck_override"]:
-            top = []
-            for kname in cfg["deck_override"]:
-                k = K[kname]
-                idx = next(
-                    i
-                    for i in range(len(s.deck.draw_pile) - 1, -1, -1)
-                    if game.card_kind[s.deck.draw_pile[i]] == k
-                )
-                top.append(s.deck.draw_pile.pop(idx))
-            s.deck.draw_pile.extend(reversed(top))
-        s.hands = [[] for _ in range(n)]
-        s.hk = [[0] * NUM_KINDS for _ in range(n)]
-        s.known_top = [[] for _ in range(n)]
-        s.known_hand = [[None] * n for _ in range(n)]
-        for p in range(n):
-            for _ in range(cfg["starting_hand"]):
-                c = s.deck.draw_pile.pop()
-                s.hands[p].append(c)
-                s.hk[p][game.card_kind[c]] += 1
+            stack_ranks(s.deck, [Kind[name] for name in cfg["deck_override"]], game.card_kind.__getitem__)
+        s._deal(cfg["starting_hand"])
         order = (
             list(cfg["prince_order_override"])
             if cfg["prince_order_override"]
             else [int(x) for x in rng.permutation(NUM_PRINCES)]
         )
         if cfg["attribute_mode"] == "rolled":
-            s.attrs = [[roll_sum(rng, 2) for _ in range(5)] for _ in range(NUM_PRINCES)]
+            s.attributes = [[roll_sum(rng, 2) for _ in range(5)] for _ in range(NUM_PRINCES)]
         else:
-            s.attrs = game.table_attrs
-        s.hits = [s.attrs[i][0] for i in range(NUM_PRINCES)]
-        s.alive = [1] * NUM_PRINCES
-        s.ctrl = [-1] * NUM_PRINCES
-        s.role = [EXILE] * NUM_PRINCES
-        s.captured = [0] * NUM_PRINCES
-        s.jailer = [-1] * NUM_PRINCES
-        s.armies = [0] * NUM_PRINCES
-        s.amnesia = [0] * NUM_PRINCES
-        s.hold = [0] * NUM_PRINCES
-        s.acted = [0] * NUM_PRINCES
-        s.pp = [-1] * n
-        for p in range(n):
-            s.pp[p] = order[p]
-            s.ctrl[order[p]] = p
-        s.role[order[n]] = KING
-        for j, post in enumerate(REGENT_POSTS):
-            s.role[order[n + 1 + j]] = post
-        s.amber = -1
-        s.G = int(cfg["garrison_start"])
-        s.hold_count = [0] * n
-        s.in_game = [1] * n
-        s.elim_order = [-1] * n
-        s.n_elim = 0
-        s.extra = [0] * n
-        s.turn_player = 0
-        s.turns = 0
-        s.stack = [{"t": "TURN", "p": 0}]
-        s.war = None
-        s.act = -1
-        s.c_a = s.c_t = s.c_dmg = s.c_dealer = -1
-        s.c_type = CONTEST_NONE
-        s.c_tot = [0, 0]
-        s.winner = -1
-        s.trunc = 0
-        s.dice = list(cfg["dice_override"] or [])
-        s.dice_i = 0
-        s.cur = -1
-        s.legal = []
+            s.attributes = game.table_attributes
+        s._seat_princes(order)
+        s._start_counters(cfg)
         s._run()
         return s
+
+    def _deal(self, hand_size: int) -> None:
+        n, card_kind = self.num_players, self.game.card_kind
+        self.hands = [[] for _ in range(n)]
+        self.hand_kinds = [[0] * NUM_KINDS for _ in range(n)]
+        self.known_top = [[] for _ in range(n)]
+        self.known_hand = [[None] * n for _ in range(n)]
+        for p in range(n):
+            for _ in range(hand_size):
+                c = self.deck.draw()
+                self.hands[p].append(c)
+                self.hand_kinds[p][card_kind[c]] += 1
+
+    def _seat_princes(self, order: list[int]) -> None:
+        """Each player's own prince, then the King and the three Regents, from the prince order."""
+        n = self.num_players
+        self.hits = [self.attributes[i][0] for i in range(NUM_PRINCES)]
+        self.alive = [1] * NUM_PRINCES
+        self.controller = [-1] * NUM_PRINCES
+        self.role = [EXILE] * NUM_PRINCES
+        for name in ("captured", "armies", "amnesia", "psychic_hold", "acted"):
+            setattr(self, name, [0] * NUM_PRINCES)
+        self.jailer = [-1] * NUM_PRINCES
+        self.player_prince = order[:n]
+        for p in range(n):
+            self.controller[order[p]] = p
+        self.role[order[n]] = KING
+        for j, post in enumerate(REGENT_POSTS):
+            self.role[order[n + 1 + j]] = post
+
+    def _start_counters(self, cfg: dict) -> None:
+        n = self.num_players
+        self.amber = -1
+        self.garrison = cfg["garrison_start"]
+        self.hold_count = [0] * n
+        self.in_game = [1] * n
+        self.elimination_order = [-1] * n
+        self.eliminated_count = 0
+        self.extra_turns = [0] * n
+        self.turn_player = 0
+        self.turns = 0
+        self.stack = [Turn(0)]
+        self.war = None
+        self.pending_act = -1
+        self.acting_prince = self.target_prince = self.damaged_prince = self.damage_dealer = -1
+        self.contest_type = Contest.NONE
+        self.contest_totals = [0, 0]
+        self.winner = -1
+        self.turn_limit_reached = 0
+        self.dice = list(cfg["dice_override"] or [])
+        self.dice_used = 0
+        self.deciding_player = -1
+        self.legal = []
+
+    def _after_load(self, data: dict) -> None:
+        if self.num_players != self.game.num_players:
+            raise ValueError(
+                f"{self.game.info.name}: the position has {self.num_players} players, the game {self.game.num_players}"
+            )
+        if self.attributes == self.game.table_attributes:
+            self.attributes = self.game.table_attributes
+        self.refresh_counts()
 
     # ---- contract -----------------------------------------------------------
     @property
     def current_player(self) -> int:
-        return self.cur
+        return self.deciding_player
 
     @property
     def terminal(self) -> bool:
@@ -355,42 +427,37 @@ class AmberState(State):
 
     @property
     def truncated(self) -> bool:
-        return bool(self.trunc) and self.winner < 0
+        return bool(self.turn_limit_reached) and self.winner < 0
 
     def legal_action_mask(self) -> np.ndarray:
         m = np.zeros(NUM_ACTIONS, dtype=bool)
-        if self.cur >= 0:
+        if self.deciding_player >= 0:
             m[self.legal] = True
         return m
 
     def legal_actions(self) -> np.ndarray:
-        return np.array(sorted(self.legal) if self.cur >= 0 else [], dtype=np.int64)
+        return np.array(sorted(self.legal) if self.deciding_player >= 0 else [], dtype=np.int64)
 
     def _is_legal(self, action: int) -> bool:
         """The legal list answers without building the numpy mask (it may
         be stale once the game is over, hence the seat test)."""
-        return self.cur >= 0 and action in self.legal
+        return self.deciding_player >= 0 and action in self.legal
 
     def _apply_action(self, a: int) -> None:
         f = self.stack[-1]
-        APPLY[f["t"]](self, f, a)
+        DECISIONS[type(f)].apply(self, f, a)
         self._run()
 
     def returns(self) -> np.ndarray:
-        n = self.n
-        if self.winner < 0 and not self.trunc:
+        n = self.num_players
+        if self.winner < 0 and not self.turn_limit_reached:
             return np.zeros(n)
+        amber_first = self.winner < 0 and self.game.config["truncation_ranking"] == "amber_first"
         scores = []
         for p in range(n):
             if not self.in_game[p]:
-                scores.append((0, self.elim_order[p]))
-            elif self.winner == p:
-                scores.append((2, 0))
-            elif (
-                self.winner < 0
-                and self.game.config["truncation_ranking"] == "amber_first"
-                and self.amber == p
-            ):
+                scores.append((0, self.elimination_order[p]))
+            elif self.winner == p or (amber_first and self.amber == p):
                 scores.append((2, 0))
             else:
                 scores.append((1, 0))
@@ -403,10 +470,10 @@ class AmberState(State):
         x = 0.0
         if self.amber == p:
             x += 6.0 + 4.0 * self.hold_count[p] / self.game.hold_turns
-        attrs, hits = self.attrs, self.hits
+        attributes, hits = self.attributes, self.hits
         for i in range(NUM_PRINCES):
-            if self.ctrl[i] == p and self.alive[i]:
-                health = max(hits[i], 0) / max(attrs[i][0], 1)
+            if self.controller[i] == p and self.alive[i]:
+                health = max(hits[i], 0) / max(attributes[i][0], 1)
                 x += (0.4 if self.captured[i] else 1.5 + health) + 0.2 * self.armies[i]
         return x + 0.15 * len(self.hands[p])
 
@@ -415,10 +482,10 @@ class AmberState(State):
         their certain rank value and the players still in share the rest,
         shifted by how their strength compares (linear, zero-sum, kept inside
         the values their final ranks could take)."""
-        if self.winner >= 0 or self.trunc:
+        if self.winner >= 0 or self.turn_limit_reached:
             return self.returns()
-        n = self.n
-        base = rank_rewards([(1, 0) if self.in_game[p] else (0, self.elim_order[p]) for p in range(n)])
+        n = self.num_players
+        base = rank_rewards([(1, 0) if self.in_game[p] else (0, self.elimination_order[p]) for p in range(n)])
         alive = [p for p in range(n) if self.in_game[p]]
         m = len(alive)
         if m < 2:
@@ -436,13 +503,13 @@ class AmberState(State):
         return out
 
     def phase_name(self) -> str:
-        if self.cur < 0:
+        if self.deciding_player < 0:
             return "GAME_OVER"
-        return self.stack[-1]["t"]
+        return self.stack[-1].name
 
     # ---- helpers: dice, cards, memory ----------------------------------------
     def d6(self) -> int:
-        result, self.dice_i = scripted_or_rolled(self.dice, self.dice_i, self._roll_d6)
+        result, self.dice_used = scripted_or_rolled(self.dice, self.dice_used, self._roll_d6)
         return result
 
     def _roll_d6(self) -> int:
@@ -453,48 +520,52 @@ class AmberState(State):
         return self.alive[i] and not self.captured[i]
 
     def wit_limit(self, p: int) -> int:
-        k = self.pp[p]
-        return self.attrs[k][WIT] if k >= 0 else NEVER
+        k = self.player_prince[p]
+        return self.attributes[k][WIT] if k >= 0 else NOBODY_HAS_A_PRINCE
 
-    def _reshuffle(self) -> None:
+    def reshuffle(self) -> None:
+        """The discard becomes the draw pile: every memory of the deck top is void."""
         self.deck.reshuffle_discard(self.rng)
-        self.known_top = [[] for _ in range(self.n)]
+        self.known_top = [[] for _ in range(self.num_players)]
 
     def draw(self, p: int, count: int = 1) -> None:
-        ck = self.game.card_kind
+        card_kind = self.game.card_kind
+        deck = self.deck
         for _ in range(count):
-            dp = self.deck.draw_pile
-            if not dp:
-                if not self.deck.discard:
+            if not deck.draw_pile:
+                if not deck.discard:
                     return
-                self._reshuffle()
-                dp = self.deck.draw_pile
-            c = dp.pop()
-            k = ck[c]
+                self.reshuffle()
+            c = deck.draw()
+            k = card_kind[c]
             self.hands[p].append(c)
-            self.hk[p][k] += 1
-            kt = self.known_top
-            for o in range(self.n):
-                if kt[o]:
-                    kt[o] = kt[o][1:]
-                    if o != p:
-                        row = self.known_hand[o]
-                        h = list(row[p]) if row[p] is not None else [0] * NUM_KINDS
-                        h[k] += 1
-                        row[p] = h
+            self.hand_kinds[p][k] += 1
+            self._remember_draw(p, k)
+
+    def _remember_draw(self, p: int, k: int) -> None:
+        """Whoever knew the deck top knows what p just drew."""
+        known_top = self.known_top
+        for o in range(self.num_players):
+            if known_top[o]:
+                known_top[o] = known_top[o][1:]
+                if o != p:
+                    row = self.known_hand[o]
+                    h = list(row[p]) if row[p] is not None else [0] * NUM_KINDS
+                    h[k] += 1
+                    row[p] = h
 
     def _take_card(self, p: int, k: int) -> None:
         """Move one card of kind k from p's hand to the discard pile (public)."""
         hand = self.hands[p]
-        ck = self.game.card_kind
+        card_kind = self.game.card_kind
         for idx in range(len(hand) - 1, -1, -1):
-            if ck[hand[idx]] == k:
+            if card_kind[hand[idx]] == k:
                 self.deck.discard.append(hand.pop(idx))
                 break
         else:  # pragma: no cover - guarded by the masks
             raise RuntimeError("card not in hand")
-        self.hk[p][k] -= 1
-        for o in range(self.n):
+        self.hand_kinds[p][k] -= 1
+        for o in range(self.num_players):
             if o != p:
                 h = self.known_hand[o][p]
                 if h is not None and h[k] > 0:
@@ -504,209 +575,163 @@ class AmberState(State):
 
     def peek(self, p: int, x: int) -> None:
         if not self.deck.draw_pile and self.deck.discard:
-            self._reshuffle()
-        dp = self.deck.draw_pile
-        m = min(len(dp), max(x, len(self.known_top[p])))
-        ck = self.game.card_kind
-        self.known_top[p] = [ck[dp[-1 - i]] for i in range(m)]
+            self.reshuffle()
+        pile = self.deck.draw_pile
+        m = min(len(pile), max(x, len(self.known_top[p])))
+        card_kind = self.game.card_kind
+        self.known_top[p] = [card_kind[pile[-1 - i]] for i in range(m)]
 
     def reveal_hand(self, p: int, o: int) -> None:
-        self.known_hand[p][o] = list(self.hk[o])
+        self.known_hand[p][o] = list(self.hand_kinds[o])
 
     # ---- helpers: princes ----------------------------------------------------
-    def lead(self, i: int) -> int:
-        return self.attrs[i][LEAD]
+    def leadership(self, i: int) -> int:
+        return self.attributes[i][LEADERSHIP]
 
     def vacant_posts(self) -> list[int]:
         held = set(self.role)
         return [r for r in REGENT_POSTS if r not in held]
 
     def controls_regent(self, p: int) -> bool:
-        return any(self.ctrl[i] == p and 0 < self.role[i] < EXILE for i in range(NUM_PRINCES))
+        return any(self.controller[i] == p and 0 < self.role[i] < EXILE for i in range(NUM_PRINCES))
+
+    def free_exiles_of(self, p: int) -> list[int]:
+        """The free exiled princes player p controls."""
+        controller, role = self.controller, self.role
+        return [i for i in range(NUM_PRINCES) if controller[i] == p and self.free(i) and role[i] == EXILE]
 
     def opponents(self, p: int) -> list[int]:
-        n = self.n
+        n = self.num_players
         return [(p + j) % n for j in range(1, n) if self.in_game[(p + j) % n]]
 
-    def prince_targets(self, p: int, a: int, code: int, lose=None) -> list[int]:
-        """Legal prince targets of act ``code`` by player p (acting prince a)."""
-        alive, ctrl, cap, role, pp = self.alive, self.ctrl, self.captured, self.role, self.pp
-        R = range(NUM_PRINCES)
-        if code in (FIGHT, SHADOW_ASSASSINS, PSYCHIC_HOLD, PSYCHIC_ATTACK):
-            return [i for i in R if alive[i] and not cap[i] and ctrl[i] != p]
-        if code in (CONTEST_OF_WILLS, MIND_PROBE):
-            return [i for i in R if alive[i] and not cap[i] and ctrl[i] >= 0 and ctrl[i] != p]
-        if code == MENTAL_DOMINATION:
-            return [
-                i
-                for i in R
-                if alive[i]
-                and not cap[i]
-                and ctrl[i] != p
-                and role[i] == EXILE
-                and not (ctrl[i] >= 0 and pp[ctrl[i]] == i)
-            ]
-        if code == GAIN_NEUTRAL:
-            return [i for i in R if alive[i] and ctrl[i] < 0 and role[i] == EXILE]
-        if code == BETRAYAL:
-            return [i for i in R if alive[i] and ctrl[i] >= 0 and ctrl[i] != p and pp[ctrl[i]] != i]
-        if code == INTRIGUE:
-            return [
-                i
-                for i in R
-                if alive[i]
-                and (
-                    (ctrl[i] < 0 and role[i] == EXILE) or (ctrl[i] >= 0 and ctrl[i] != p and pp[ctrl[i]] != i)
-                )
-            ]
-        if code in (ESCAPE_ACTION, TRUMP_TRAVEL):
-            return [i for i in R if alive[i] and cap[i] and ctrl[i] == p]
-        if code == AMNESIA:
-            return [i for i in R if alive[i] and role[i] == EXILE and ctrl[i] >= 0 and ctrl[i] != p]
-        if code in (BATTLE_WOUNDS, PRISONER_OF_WAR):
-            return [i for i in lose if alive[i] and not cap[i] and ctrl[i] != p]
-        raise AssertionError(code)  # pragma: no cover
+    def prince_targets(self, p: int, code: int, losing=None) -> list[int]:
+        """Legal prince targets of act ``code`` by player p."""
+        return RULES[code].targets(self, p, losing)
 
     def player_targets(self, p: int, code: int) -> list[int]:
-        if code == GOSSIP:
-            return self.opponents(p)
-        return [
-            o
-            for o in self.opponents(p)
-            if self.pp[o] >= 0 and self.alive[self.pp[o]] and self.role[self.pp[o]] == EXILE
-        ]
+        return RULES[code].targets(self, p, None)
 
-    def act_legal(self, p: int, a: int, code: int) -> bool:
-        """Whether act ``code`` (card kind or NC+m) is playable now by p with acting prince a (-1: free card)."""
-        if code == CONQUER:
-            k = self.pp[p]
-            return (
-                self.free(a)
-                and self.role[a] == EXILE
-                and self.armies[a] >= 1
-                and k >= 0
-                and self.free(k)
-                and self.amber != p
-            )
-        if code == ESCAPE_ACTION and a >= 0 and self.captured[a]:
-            return True
-        if code in PRINCE_TARGET:
-            return bool(self.prince_targets(p, a, code))
-        if code in PLAYER_TARGET:
-            return bool(self.player_targets(p, code))
-        if code == LOOK_AHEAD or code == FORTUNE:
-            return bool(self.deck.draw_pile) or bool(self.deck.discard)
-        if code == DISTRACTIONS:
-            return self.amber >= 0 and self.amber != p and bool(self.in_game[self.amber])
-        if code == RECUPERATE:
-            return self.hits[a] < self.attrs[a][0]
-        return True  # WALK_THE_PATTERN, BLESSING, BIDE, RAISE_ARMY
+    def advance_queue(self, f: Frame) -> None:
+        """The window passes to the next player of the frame's queue, or closes."""
+        if f.queue:
+            f.player = f.queue[0]
+            f.queue = f.queue[1:]
+        else:
+            self.stack.pop()
 
     # ---- the driver ------------------------------------------------------------
     def _run(self) -> None:
         stack = self.stack
         while True:
-            if self.winner >= 0 or self.trunc:
+            if self.winner >= 0 or self.turn_limit_reached:
                 self.stack = []
-                self.cur = -1
+                self.deciding_player = -1
                 self.legal = []
                 return
             if self.amber >= 0:
-                self._check_v1()
+                self._check_amber_secured()
                 if self.winner >= 0:
                     continue
             f = stack[-1]
-            t = f["t"]
-            auto = AUTO.get(t)
+            auto = AUTOMATIC.get(type(f))
             if auto is not None:
                 auto(self, f)
                 continue
-            legal = LEGAL[t](self, f)
+            legal = DECISIONS[type(f)].legal(self, f)
             if legal is None:
                 stack.pop()
                 continue
             self.legal = legal
-            self.cur = f["p"]
+            self.deciding_player = f.player
             return
 
-    def _check_v1(self) -> None:
+    def _check_amber_secured(self) -> None:
+        """The Amber controller wins once no other player has a free prince
+        (unless a succession is still owed)."""
         k = self.amber
-        for p in range(self.n):
-            if self.in_game[p] and self.pp[p] < 0:
-                return  # a succession is owed
-        ctrl, alive, cap = self.ctrl, self.alive, self.captured
+        for p in range(self.num_players):
+            if self.in_game[p] and self.player_prince[p] < 0:
+                return
+        controller, alive, captured = self.controller, self.alive, self.captured
         for i in range(NUM_PRINCES):
-            c = ctrl[i]
-            if c >= 0 and c != k and alive[i] and not cap[i]:
+            c = controller[i]
+            if c >= 0 and c != k and alive[i] and not captured[i]:
                 return
         self.winner = k
 
     def eliminate(self, p: int) -> None:
         self.in_game[p] = 0
-        self.elim_order[p] = self.n_elim
-        self.n_elim += 1
-        ck = self.game.card_kind
-        for c in self.hands[p]:
-            self.deck.discard.append(c)
+        self.elimination_order[p] = self.eliminated_count
+        self.eliminated_count += 1
+        self.deck.discard.extend(self.hands[p])
         self.hands[p] = []
-        self.hk[p] = [0] * NUM_KINDS
-        for o in range(self.n):
+        self.hand_kinds[p] = [0] * NUM_KINDS
+        for o in range(self.num_players):
             self.known_hand[o][p] = None
-        del ck
-        self.extra[p] = 0
+        self.extra_turns[p] = 0
         self.hold_count[p] = 0
         for i in range(NUM_PRINCES):
-            if self.ctrl[i] == p:
-                self.ctrl[i] = -1
-        left = [q for q in range(self.n) if self.in_game[q]]
+            if self.controller[i] == p:
+                self.controller[i] = -1
+        left = [q for q in range(self.num_players) if self.in_game[q]]
         if len(left) == 1:
             self.winner = left[0]
 
     # ---- Amber ------------------------------------------------------------------
     def take_amber(self, q: int) -> None:
-        role, ctrl = self.role, self.ctrl
+        """q's own prince is crowned; his strongest other free princes fill the regencies."""
+        role, controller = self.role, self.controller
         for i in range(NUM_PRINCES):
             if role[i] != EXILE:
                 role[i] = EXILE
-        k = self.pp[q]
+        k = self.player_prince[q]
         role[k] = KING
-        self.G += self.armies[k]
+        self.garrison += self.armies[k]
         self.armies[k] = 0
         others = sorted(
-            (i for i in range(NUM_PRINCES) if ctrl[i] == q and i != k and self.free(i)),
-            key=lambda i: (-self.lead(i), i),
+            (i for i in range(NUM_PRINCES) if controller[i] == q and i != k and self.free(i)),
+            key=lambda i: (-self.leadership(i), i),
         )
         for post, i in zip(REGENT_POSTS, others):
             role[i] = post
-            self.G += self.armies[i]
+            self.garrison += self.armies[i]
             self.armies[i] = 0
         self.amber = q
-        self.hold_count = [0] * self.n
+        self.hold_count = [0] * self.num_players
         if len(others) < 3:
-            self.stack.append({"t": "APPOINT", "p": q, "dec": []})
+            self.stack.append(Appoint(q))
+
+    def strongest_regent(self) -> int:
+        """The free Regent with the highest Leadership (the first such), or -1."""
+        best = -1
+        for i in range(NUM_PRINCES):
+            if (
+                0 < self.role[i] < EXILE
+                and self.free(i)
+                and (best < 0 or self.leadership(i) > self.leadership(best))
+            ):
+                best = i
+        return best
 
     def fall_neutral(self) -> None:
         k = self.amber
-        role, ctrl = self.role, self.ctrl
+        role, controller = self.role, self.controller
         for i in range(NUM_PRINCES):
             if 0 < role[i] < EXILE:
-                if ctrl[i] == k:
-                    ctrl[i] = -1
-                elif ctrl[i] >= 0:
+                if controller[i] == k:
+                    controller[i] = -1
+                elif controller[i] >= 0:
                     role[i] = EXILE
         if KING not in role:
-            best = -1
-            for i in range(NUM_PRINCES):
-                if 0 < role[i] < EXILE and self.free(i) and (best < 0 or self.lead(i) > self.lead(best)):
-                    best = i
+            best = self.strongest_regent()
             if best >= 0:
                 role[best] = KING
         self.amber = -1
-        self.hold_count = [0] * self.n
+        self.hold_count = [0] * self.num_players
 
     def fill_post(self, j: int) -> None:
         self.role[j] = self.vacant_posts()[0]
-        self.G += self.armies[j]
+        self.garrison += self.armies[j]
         self.armies[j] = 0
 
     def escape(self, i: int) -> None:
@@ -717,117 +742,35 @@ class AmberState(State):
     # ---- starting an act ----------------------------------------------------
     def start_act(self, p: int, a: int, code: int) -> None:
         """The act is chosen and paid for: ask for its target or resolve it."""
-        self.act = code
-        self.c_a = a
-        self.c_t = -1
+        self.pending_act = code
+        self.acting_prince = a
+        self.target_prince = -1
         self.war = None
-        self.c_type = CONTEST_NONE
-        self.c_dmg = self.c_dealer = -1
-        if code == ESCAPE_ACTION and a >= 0 and self.captured[a]:
+        self.contest_type = Contest.NONE
+        self.damaged_prince = self.damage_dealer = -1
+        rule = RULES[code]
+        if rule.captive and a >= 0 and self.captured[a]:
             self.resolve(p, a, code, a)
-        elif code in PRINCE_TARGET:
-            self.stack.append({"t": "TARGET_PRINCE", "p": p, "a": a, "c": code})
-        elif code in PLAYER_TARGET:
-            self.stack.append({"t": "TARGET_PLAYER", "p": p, "a": a, "c": code})
+        elif rule.target == Target.PRINCE:
+            self.stack.append(TargetPrince(p, a, code))
+        elif rule.target == Target.PLAYER:
+            self.stack.append(TargetPlayer(p, a, code))
         else:
             self.resolve(p, a, code, -1)
 
     def resolve(self, p: int, a: int, code: int, t: int) -> None:
-        self.c_t = t if code not in PLAYER_TARGET else -1
-        RESOLVE[code](self, p, a, t)
+        rule = RULES[code]
+        self.target_prince = t if rule.target != Target.PLAYER else -1
+        rule.effect(self, p, a, t)
 
-    # ---- copies ------------------------------------------------------------------
-    def clone(self) -> AmberState:
-        s = AmberState.__new__(AmberState)
-        s.game = self.game
-        s.rng = clone_rng(self.rng)
-        s.n = self.n
-        s.attrs = self.attrs  # never changes after setup
-        for name in (
-            "hits",
-            "alive",
-            "ctrl",
-            "role",
-            "captured",
-            "jailer",
-            "armies",
-            "amnesia",
-            "hold",
-            "acted",
-            "pp",
-            "hold_count",
-            "in_game",
-            "elim_order",
-            "extra",
-            "c_tot",
-            "known_top",
-            "legal",
-        ):
-            setattr(s, name, getattr(self, name)[:])
-        s.known_hand = [row[:] for row in self.known_hand]
-        s.hands = [h[:] for h in self.hands]
-        s.hk = [h[:] for h in self.hk]
-        s.deck = Deck(self.deck.draw_pile, self.deck.discard)
-        s.stack = [dict(f) for f in self.stack]
-        s.war = dict(self.war) if self.war is not None else None
-        for name in (
-            "amber",
-            "G",
-            "n_elim",
-            "turn_player",
-            "turns",
-            "act",
-            "c_a",
-            "c_t",
-            "c_dmg",
-            "c_dealer",
-            "c_type",
-            "winner",
-            "trunc",
-            "dice_i",
-            "cur",
-        ):
-            setattr(s, name, getattr(self, name))
-        s.dice = self.dice
-        return s
-
-    def to_dict(self) -> dict:
-        d = {name: _jsonable(getattr(self, name)) for name in self.FIELDS}
-        d["hk"] = [h[:] for h in self.hk]
-        d["deck"] = self.deck.to_dict()
-        d["rng"] = rng_to_dict(self.rng)
-        d["num_players"] = self.n
-        return d
-
-    @classmethod
-    def from_dict(cls, game: AmberGame, data: dict) -> AmberState:
-        s = cls.__new__(cls)
-        s.game = game
-        s.n = int(data["num_players"])
-        if s.n != game.num_players:
-            raise ValueError("state dict has a different number of players than the game")
-        for name in cls.FIELDS:
-            setattr(s, name, _jsonable(data[name]))
-        if s.attrs == game.table_attrs:
-            s.attrs = game.table_attrs
-        s.war = dict(data["war"]) if data["war"] is not None else None
-        s.deck = Deck.from_dict(data["deck"])
-        s.rng = rng_from_dict(data["rng"])
-        ck = game.card_kind
-        hk = [[0] * NUM_KINDS for _ in range(s.n)]
-        for p in range(s.n):
-            for c in s.hands[p]:
-                hk[p][ck[c]] += 1
-        s.hk = hk
-        return s
-
+    # ---- edits by tests and tools -----------------------------------------------
     def refresh_counts(self) -> None:
         """Recompute the per-kind hand counts after hands were edited directly."""
-        ck = self.game.card_kind
-        self.hk = [[0] * NUM_KINDS for _ in range(self.n)]
-        for p in range(self.n):
+        card_kind = self.game.card_kind
+        self.hand_kinds = [[0] * NUM_KINDS for _ in range(self.num_players)]
+        for p in range(self.num_players):
             for c in self.hands[p]:
-                self.hk[p][ck[c]] += 1
+                self.hand_kinds[p][card_kind[c]] += 1
 
     def refresh(self) -> None:
         """Recompute derived data and re-run the driver after fields were edited (test set-ups)."""
@@ -850,31 +793,11 @@ class AmberState(State):
         When another player is being asked a card window, the redeal is drawn
         again until that window would really be put to him.
         """
-        ck = self.game.card_kind
-        n = self.n
-        pool = sorted(self.deck.draw_pile + [c for o in range(n) if o != player for c in self.hands[o]])
-        pool_by_kind: list[list[int]] = [[] for _ in range(NUM_KINDS)]
-        for c in pool:
-            pool_by_kind[ck[c]].append(c)
-        top = [pool_by_kind[k].pop() for k in self.known_top[player]]
-        forced: dict[int, list[int]] = {}
-        for o in range(n):
-            if o != player:
-                known = self.known_hand[player][o]
-                forced[o] = (
-                    [pool_by_kind[k].pop() for k in range(NUM_KINDS) for _ in range(known[k])]
-                    if known is not None
-                    else []
-                )
-        rest = sorted(c for lst in pool_by_kind for c in lst)
-        sizes = [len(h) for h in self.hands]
-        other_top = [len(kt) for kt in self.known_top]
-        cur = self.cur
-        check = cur >= 0 and cur != player and bool(self.stack)
+        top, forced, rest = self._unseen_cards(player)
+        check = self.deciding_player >= 0 and self.deciding_player != player and bool(self.stack)
         s = None
         for _ in range(30 if check else 1):
-            perm = rng.permutation(len(rest))
-            s = self._redeal(player, forced, top, [rest[i] for i in perm], sizes, other_top)
+            s = self._redeal(player, forced, top, canonical_shuffle(rest, rng))
             if not check:
                 break
             legal = s._posed_legal()
@@ -887,41 +810,48 @@ class AmberState(State):
             s.legal = [a for a in self.legal if not A_CARD <= a < A_NONCARD]
         s.rng = derive_rng(rng)
         s.dice = []
-        s.dice_i = 0
+        s.dice_used = 0
         return s
 
-    def _redeal(
-        self,
-        player: int,
-        forced: dict,
-        top: list[int],
-        rest: list[int],
-        sizes: list[int],
-        other_top: list[int],
-    ) -> AmberState:
+    def _unseen_cards(self, player: int) -> tuple[list[int], dict[int, list[int]], list[int]]:
+        """What ``player`` cannot see, split by what he knows of it: the deck
+        top he saw (top first), the cards he knows in each other hand, the rest."""
+        card_kind = self.game.card_kind
+        others = [o for o in range(self.num_players) if o != player]
+        pool = sorted(self.deck.draw_pile + [c for o in others for c in self.hands[o]])
+        pool_by_kind: list[list[int]] = [[] for _ in range(NUM_KINDS)]
+        for c in pool:
+            pool_by_kind[card_kind[c]].append(c)
+        top = [pool_by_kind[k].pop() for k in self.known_top[player]]
+        forced: dict[int, list[int]] = {}
+        for o in others:
+            known = self.known_hand[player][o]
+            forced[o] = (
+                [pool_by_kind[k].pop() for k in range(NUM_KINDS) for _ in range(known[k])]
+                if known is not None
+                else []
+            )
+        rest = sorted(c for cards in pool_by_kind for c in cards)
+        return top, forced, rest
+
+    def _redeal(self, player: int, forced: dict, top: list[int], shuffled: list[int]) -> AmberState:
         s = self.clone()
-        ck = self.game.card_kind
-        pos = 0
-        for o in range(self.n):
-            if o == player:
-                continue
-            need = sizes[o] - len(forced[o])
-            s.hands[o] = forced[o] + rest[pos : pos + need]
-            pos += need
-            h = [0] * NUM_KINDS
+        card_kind = self.game.card_kind
+        others = [o for o in range(self.num_players) if o != player]
+        dealt, left = deal_out(shuffled, [len(self.hands[o]) - len(forced[o]) for o in others])
+        for o, cards in zip(others, dealt):
+            s.hands[o] = forced[o] + cards
+            counts = [0] * NUM_KINDS
             for c in s.hands[o]:
-                h[ck[c]] += 1
-            s.hk[o] = h
-        s.deck = Deck(rest[pos:] + top[::-1], self.deck.discard)
-        dp = s.deck.draw_pile
-        for o in range(self.n):
-            if o == player:
-                continue
-            s.known_top[o] = [ck[dp[-1 - i]] for i in range(other_top[o])]
+                counts[card_kind[c]] += 1
+            s.hand_kinds[o] = counts
+        s.deck = Deck(left + top[::-1], self.deck.discard)
+        pile = s.deck.draw_pile
+        for o in others:
+            s.known_top[o] = [card_kind[pile[-1 - i]] for i in range(len(self.known_top[o]))]
             row = s.known_hand[o]
-            for x in range(self.n):
-                if x != player:
-                    row[x] = None
+            for x in others:
+                row[x] = None
         return s
 
     def _posed_legal(self) -> list[int] | None:
@@ -929,24 +859,21 @@ class AmberState(State):
         skip it (or pass it on to someone else) with the hands as they are."""
         probe = self.clone()
         f = probe.stack[-1]
-        before = dict(f)
-        fn = LEGAL.get(f["t"])
-        if fn is None:
+        before = f.copy()
+        decision = DECISIONS.get(type(f))
+        if decision is None:
             return None
-        legal = fn(probe, f)
+        legal = decision.legal(probe, f)
         if legal is None or f != before or probe.stack[-1] is not f:
             return None
         return legal
 
     def action_to_string(self, action: int) -> str:
-        return C.action_name(int(action))
+        return action_name(int(action))
 
     def string_to_action(self, text: str) -> int:
-        return (
-            _ACTION_BY_NAME[text.strip().lower()]
-            if text.strip().lower() in _ACTION_BY_NAME
-            else State.string_to_action(self, text)
-        )
+        wanted = text.strip().lower()
+        return _ACTION_BY_NAME[wanted] if wanted in _ACTION_BY_NAME else State.string_to_action(self, text)
 
     def render_ansi(self, viewer: int | None = None) -> str:
         from meeplezoo.envs.princes_of_amber.render import render_ansi
@@ -959,547 +886,490 @@ class AmberState(State):
         return render_rgb(self, viewer)
 
 
-_ACTION_BY_NAME = {C.action_name(a): a for a in range(NUM_ACTIONS)}
-
-
-def _jsonable(v):
-    if isinstance(v, list):
-        return [_jsonable(x) for x in v]
-    if isinstance(v, tuple):
-        return [_jsonable(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _jsonable(x) for k, x in v.items()}
-    if isinstance(v, (np.integer,)):
-        return int(v)
-    return v
+_ACTION_BY_NAME = {action_name(a): a for a in range(NUM_ACTIONS)}
 
 
 # =========================================================================== frames
-# Each AUTO handler does its work and pushes/pops frames; each decision frame
-# has LEGAL (list of legal actions, or None to skip the frame) and APPLY.
+# Each automatic frame kind has a handler in AUTOMATIC that does its work and
+# pushes or pops frames; each decision frame kind has a Decision: ``legal``
+# (the legal actions, or None to skip the frame) and ``apply``.
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """How a decision frame kind is asked and answered."""
+
+    legal: Callable[[AmberState, Any], list[int] | None]
+    apply: Callable[[AmberState, Any, int], None]
 
 
 def _card_actions(s: AmberState, p: int, kinds) -> list[int]:
-    hk = s.hk[p]
-    return [A_CARD + k for k in kinds if hk[k] > 0]
+    counts = s.hand_kinds[p]
+    return [A_CARD + k for k in kinds if counts[k] > 0]
 
 
 def _window(s: AmberState, p: int, kinds) -> list[int] | None:
     """A card window for p: the allowed held cards and PASS, or None to skip."""
     if p < 0 or not s.in_game[p]:
         return None
-    acts = _card_actions(s, p, kinds)
-    if not acts and s.game.prompt_only:
+    moves = _card_actions(s, p, kinds)
+    if not moves and s.game.prompt_only_if_playable:
         return None
-    acts.append(A_PASS)
-    return acts
+    moves.append(A_PASS)
+    return moves
+
+
+def legal_window(s: AmberState, f: Frame) -> list[int] | None:
+    """The window of the frame's phase: the response cards that fit it (see acts.RULES)."""
+    return _window(s, f.player, acts.answers(s, f))
+
+
+def _queued_window(s: AmberState, f: Frame) -> list[int] | None:
+    """The first player in the frame's queue who may answer gets the
+    window; None once the queue is exhausted."""
+    while True:
+        moves = legal_window(s, f)
+        if moves is not None:
+            return moves
+        if not f.queue:
+            return None
+        s.advance_queue(f)
+
+
+def _answer(s: AmberState, f: Frame, a: int) -> None:
+    """A response card is played: it leaves the hand, then does what its record says."""
+    k = a - A_CARD
+    s._take_card(f.player, k)
+    RULES[k].respond(s, f, k)
+
+
+def apply_window(s: AmberState, f: Frame, a: int) -> None:
+    """A window that closes on PASS."""
+    if a == A_PASS:
+        s.stack.pop()
+    else:
+        _answer(s, f, a)
+
+
+def apply_queued_window(s: AmberState, f: Frame, a: int) -> None:
+    """A window that passes to the next player of its queue on PASS."""
+    if a == A_PASS:
+        s.advance_queue(f)
+    else:
+        _answer(s, f, a)
 
 
 # ---- turn ----------------------------------------------------------------------
-def auto_turn(s: AmberState, f: dict) -> None:
+def auto_turn(s: AmberState, f: Turn) -> None:
     s.stack.pop()
-    p = f["p"]
+    p = f.player
     s.turn_player = p
     if s.amber == p:
         s.hold_count[p] += 1
         if s.hold_count[p] >= s.game.hold_turns:
             s.winner = p
             return
-    s.stack.append({"t": "TURN_END", "p": p})
-    s.stack.append({"t": "ACTION_SELECT", "p": p})
+    s.stack.append(TurnEnd(p))
+    s.stack.append(ActionSelect(p))
     s.draw(p)
-    s.stack.append({"t": "FATE_DISCARD", "p": p})
+    s.stack.append(FateDiscard(p))
 
 
-def auto_turn_end(s: AmberState, f: dict) -> None:
+def auto_turn_end(s: AmberState, f: TurnEnd) -> None:
     s.stack.pop()
-    p = f["p"]
+    p = f.player
     for i in range(NUM_PRINCES):
-        if s.ctrl[i] == p and s.amnesia[i] > 0:
+        if s.controller[i] == p and s.amnesia[i] > 0:
             s.amnesia[i] -= 1
     s.acted = [0] * NUM_PRINCES
-    s.act = -1
-    s.c_a = s.c_t = -1
+    s.pending_act = -1
+    s.acting_prince = s.target_prince = -1
     s.turns += 1
     if s.turns >= s.game.max_turns:
-        s.trunc = 1
+        s.turn_limit_reached = 1
         return
-    if s.in_game[p] and s.extra[p] > 0:
-        s.extra[p] -= 1
-        s.stack.append({"t": "TURN", "p": p})
+    if s.in_game[p] and s.extra_turns[p] > 0:
+        s.extra_turns[p] -= 1
+        s.stack.append(Turn(p))
     else:
-        s.extra[p] = 0
-        s.stack.append({"t": "TURN", "p": next_seat(p, s.n, s.in_game)})
+        s.extra_turns[p] = 0
+        s.stack.append(Turn(next_seat(p, s.num_players, s.in_game)))
 
 
-def legal_fate_discard(s: AmberState, f: dict):
-    p = f["p"]
+def legal_fate_discard(s: AmberState, f: FateDiscard):
+    p = f.player
     if not s.in_game[p] or len(s.hands[p]) <= s.wit_limit(p):
         return None
     return _card_actions(s, p, range(NUM_KINDS))
 
 
-def apply_discard(s: AmberState, f: dict, a: int) -> None:
-    s._take_card(f["p"], a - A_CARD)
-    if f["t"] == "EFFECT_DISCARD":
-        f["n"] -= 1
+def apply_fate_discard(s: AmberState, f: FateDiscard, a: int) -> None:
+    s._take_card(f.player, a - A_CARD)
 
 
-def legal_action_select(s: AmberState, f: dict):
-    p = f["p"]
+def legal_action_select(s: AmberState, f: ActionSelect):
+    p = f.player
     if not s.in_game[p]:
         return None
-    ctrl, alive, acted, amn = s.ctrl, s.alive, s.acted, s.amnesia
-    acts = [i for i in range(NUM_PRINCES) if ctrl[i] == p and alive[i] and not acted[i] and not amn[i]]
-    hk = s.hk[p]
-    for k in FREE_KINDS:
-        if hk[k] > 0 and s.act_legal(p, -1, k):
-            acts.append(A_CARD + k)
-    if not acts:
+    controller, alive, acted, amnesia = s.controller, s.alive, s.acted, s.amnesia
+    moves = [
+        i for i in range(NUM_PRINCES) if controller[i] == p and alive[i] and not acted[i] and not amnesia[i]
+    ]
+    counts = s.hand_kinds[p]
+    for k in acts.FREE_CARDS:
+        if counts[k] > 0 and acts.playable(s, p, -1, k):
+            moves.append(A_CARD + k)
+    if not moves:
         return None  # only END_PHASE is left: the phase ends by itself
-    acts.append(A_END)
-    return acts
+    moves.append(A_END)
+    return moves
 
 
-def apply_action_select(s: AmberState, f: dict, a: int) -> None:
-    p = f["p"]
+def apply_action_select(s: AmberState, f: ActionSelect, a: int) -> None:
+    p = f.player
     if a == A_END:
         s.stack.pop()
-    elif a < 9:
-        s.stack.append({"t": "CHOOSE_ACTION", "p": p, "a": a})
-        s.c_a = a
+    elif a < A_PRINCE + NUM_PRINCES:
+        s.stack.append(ChooseAction(p, a))
+        s.acting_prince = a
     else:
         k = a - A_CARD
         s._take_card(p, k)
         s.start_act(p, -1, k)
 
 
-def legal_choose(s: AmberState, f: dict):
-    p, a = f["p"], f["a"]
-    hk = s.hk[p]
+def legal_choose(s: AmberState, f: ChooseAction):
+    p, a = f.player, f.prince
+    counts = s.hand_kinds[p]
     if s.captured[a]:
-        acts = [A_NONCARD + 5]
-        if hk[ESCAPE_ACTION] > 0:
-            acts.append(A_CARD + ESCAPE_ACTION)
-        return acts
-    acts = [A_CARD + k for k in ACTION_KINDS if hk[k] > 0 and s.act_legal(p, a, k)]
-    for m in range(5):
-        if s.act_legal(p, a, NC + m):
-            acts.append(A_NONCARD + m)
-    return acts
+        moves = [A_NONCARD + code - NONCARD_BASE for code in acts.CAPTIVE_NONCARDS]
+        return moves + [A_CARD + k for k in acts.CAPTIVE_CARDS if counts[k] > 0]
+    moves = [A_CARD + k for k in acts.PRINCE_ACTION_CARDS if counts[k] > 0 and acts.playable(s, p, a, k)]
+    for code in acts.PRINCE_ACTION_NONCARDS:
+        if acts.playable(s, p, a, code):
+            moves.append(A_NONCARD + code - NONCARD_BASE)
+    return moves
 
 
-def apply_choose(s: AmberState, f: dict, a: int) -> None:
-    p, i = f["p"], f["a"]
+def apply_choose(s: AmberState, f: ChooseAction, a: int) -> None:
+    p, i = f.player, f.prince
     s.stack.pop()
     s.acted[i] = 1
     if a >= A_NONCARD:
-        s.start_act(p, i, NC + a - A_NONCARD)
+        s.start_act(p, i, NONCARD_BASE + a - A_NONCARD)
     else:
         k = a - A_CARD
         s._take_card(p, k)
         s.start_act(p, i, k)
 
 
-def legal_target_prince(s: AmberState, f: dict):
-    return s.prince_targets(f["p"], f["a"], f["c"], f.get("lose"))
+def legal_target_prince(s: AmberState, f: TargetPrince):
+    return s.prince_targets(f.player, f.act, f.losing)
 
 
-def apply_target_prince(s: AmberState, f: dict, a: int) -> None:
+def apply_target_prince(s: AmberState, f: TargetPrince, a: int) -> None:
     s.stack.pop()
-    s.resolve(f["p"], f["a"], f["c"], a)
+    s.resolve(f.player, f.prince, f.act, a)
 
 
-def legal_target_player(s: AmberState, f: dict):
-    p = f["p"]
-    return [A_PLAYER + (o - p) % s.n for o in s.player_targets(p, f["c"])]
+def legal_target_player(s: AmberState, f: TargetPlayer):
+    p = f.player
+    return [A_PLAYER + (o - p) % s.num_players for o in s.player_targets(p, f.act)]
 
 
-def apply_target_player(s: AmberState, f: dict, a: int) -> None:
+def apply_target_player(s: AmberState, f: TargetPlayer, a: int) -> None:
     s.stack.pop()
-    p = f["p"]
-    s.resolve(p, f["a"], f["c"], (p + a - A_PLAYER) % s.n)
+    p = f.player
+    s.resolve(p, f.prince, f.act, (p + a - A_PLAYER) % s.num_players)
 
 
 # ---- fights and Will contests ------------------------------------------------------
-def _responder(s: AmberState, tc: int, p: int) -> int:
-    return tc if tc >= 0 and tc != p and s.in_game[tc] else -1
+def _responder(s: AmberState, target_controller: int, p: int) -> int:
+    return (
+        target_controller
+        if target_controller >= 0 and target_controller != p and s.in_game[target_controller]
+        else -1
+    )
 
 
-def _contest(s: AmberState, a: int, t: int, attr: int, bonus_a: int = 0, bonus_t: int = 0) -> int:
+def _contest(s: AmberState, a: int, t: int, attribute: int, bonus_a: int = 0, bonus_t: int = 0) -> int:
     """2d6 + attribute contest between princes a and t; returns the winner id."""
-    ba = s.attrs[a][attr] + bonus_a - (7 if s.hold[a] else 0)
-    bt = s.attrs[t][attr] + bonus_t - (7 if s.hold[t] else 0)
-    s.hold[a] = 0
-    s.hold[t] = 0
-    w, hist = contest_with(s.d6, ba, bt)
-    s.c_tot = list(hist[-1])
+    hold = s.psychic_hold
+    total_a = s.attributes[a][attribute] + bonus_a - (PSYCHIC_HOLD_MALUS if hold[a] else 0)
+    total_t = s.attributes[t][attribute] + bonus_t - (PSYCHIC_HOLD_MALUS if hold[t] else 0)
+    hold[a] = 0
+    hold[t] = 0
+    w, history = contest_with(s.d6, total_a, total_t)
+    s.contest_totals = list(history[-1])
     return a if w == 0 else t
 
 
-def auto_fight(s: AmberState, f: dict) -> None:
-    p, a, t, tc = f["p"], f["a"], f["tgt"], f["tc"]
-    step = f["s"]
-    s.c_type = CONTEST_FIGHT
-    if step == 0:
-        f["s"] = 1
-        r = _responder(s, tc, p)
+def auto_fight(s: AmberState, f: Fight) -> None:
+    p, a, t = f.player, f.prince, f.target
+    s.contest_type = Contest.FIGHT
+    if f.step == 0:
+        f.step = 1
+        r = _responder(s, f.target_controller, p)
         if r >= 0:
-            s.stack.append({"t": "NEGATE", "p": r, "x": "F", "v": t})
-    elif step == 1:
-        if f.get("neg"):
+            s.stack.append(Negate(r, Contest.FIGHT, t))
+    elif f.step == 1:
+        if f.negated:
             s.stack.pop()
             return
-        f["s"] = 2
-        w = _contest(s, a, t, C.FIGHT_ATTR)
+        f.step = 2
+        w = _contest(s, a, t, FIGHT_ATTRIBUTE)
         loser = t if w == a else a
-        s.stack.append({"t": "DAMAGE", "v": loser, "dealer": s.ctrl[w], "d": s.d6()})
+        s.stack.append(Damage(loser, s.controller[w], s.d6()))
     else:
         s.stack.pop()
-        _call_guards(s, tc, p, a)
+        _call_guards(s, f.target_controller, p, a)
 
 
-def _call_guards(s: AmberState, r: int, p: int, a: int) -> None:
-    r = _responder(s, r, p)
+def _call_guards(s: AmberState, attacked: int, p: int, a: int) -> None:
+    r = _responder(s, attacked, p)
     if r >= 0 and s.free(a) and s.role[a] == EXILE:
-        s.stack.append({"t": "CALL_GUARDS", "p": r, "v": a})
+        s.stack.append(CallGuards(r, a))
 
 
-def legal_negate(s: AmberState, f: dict):
-    x = f["x"]
-    if x == "F":
-        v = f["v"]
-        kinds = [GET_AWAY]
-        if s.role[v] == EXILE:
-            kinds.append(HIDE_IN_SHADOW)
-        else:
-            kinds.append(LORDS_IN_AMBER)
-    elif x == "W":
-        kinds = [BREAK_CONTACT]
-    else:
-        kinds = [BLOCK_THE_WAY]
-    return _window(s, f["p"], kinds)
-
-
-def apply_parent_card(s: AmberState, f: dict, a: int, key: str = "neg") -> None:
-    """A single-answer window: a card sets a flag on the frame below; PASS does nothing."""
-    s.stack.pop()
-    if a != A_PASS:
-        s._take_card(f["p"], a - A_CARD)
-        s.stack[-1][key] = 1
-
-
-def auto_will(s: AmberState, f: dict) -> None:
-    p, a, t, tc, k = f["p"], f["a"], f["tgt"], f["tc"], f["k"]
-    step = f["s"]
-    s.c_type = CONTEST_WILL
-    if step == 0:
-        f["s"] = 1
+def auto_will(s: AmberState, f: Will) -> None:
+    p, a, t, tc = f.player, f.prince, f.target, f.target_controller
+    s.contest_type = Contest.WILL
+    if f.step == 0:
+        f.step = 1
         r = _responder(s, tc, p)
         if r >= 0:
-            s.stack.append({"t": "NEGATE", "p": r, "x": "W", "v": t})
-    elif step == 1:
-        if f.get("neg"):
+            s.stack.append(Negate(r, Contest.WILL, t))
+    elif f.step == 1:
+        if f.negated:
             s.stack.pop()
             return
-        f["s"] = 2
+        f.step = 2
         r = _responder(s, tc, p)
-        s.stack.append({"t": "FURY", "p": p, "q": [r] if r >= 0 else []})
-    elif step == 2:
-        f["s"] = 3
-        w = _contest(s, a, t, C.WILL, f.get("fa", 0), f.get("fd", 0))
-        if w == a:
-            if k == PSYCHIC_HOLD:
-                s.hold[t] = 1
-            elif k == CONTEST_OF_WILLS:
-                if tc >= 0 and s.in_game[tc] and s.hands[tc]:
-                    s.stack.append({"t": "EFFECT_DISCARD", "p": tc, "n": min(3, len(s.hands[tc]))})
-            elif k == MENTAL_DOMINATION:
-                s.ctrl[t] = p
-            elif k == PSYCHIC_ATTACK:
-                s.stack.append({"t": "DAMAGE", "v": t, "dealer": p, "d": s.d6()})
-            elif k == MIND_PROBE:
-                if tc >= 0 and s.in_game[tc]:
-                    s.reveal_hand(p, tc)
+        s.stack.append(Fury(p, [r] if r >= 0 else []))
+    elif f.step == 2:
+        f.step = 3
+        if _contest(s, a, t, WILL, f.attacker_fury, f.defender_fury) == a:
+            RULES[f.card].wins(s, f)
     else:
         s.stack.pop()
         _call_guards(s, tc, p, a)
-
-
-def _advance_queue(s: AmberState, f: dict) -> None:
-    if f["q"]:
-        f["p"] = f["q"][0]
-        f["q"] = f["q"][1:]
-    else:
-        s.stack.pop()
-
-
-def _queued_window(s: AmberState, f: dict, card: int):
-    """The first player in the frame's queue who may play ``card`` gets the
-    window; None once the queue is exhausted."""
-    while True:
-        acts = _window(s, f["p"], [card])
-        if acts is not None:
-            return acts
-        if not f["q"]:
-            return None
-        _advance_queue(s, f)
-
-
-def legal_fury(s: AmberState, f: dict):
-    return _queued_window(s, f, EMOTIONAL_FURY)
-
-
-def apply_fury(s: AmberState, f: dict, a: int) -> None:
-    if a != A_PASS:
-        s._take_card(f["p"], EMOTIONAL_FURY)
-        parent = s.stack[-2]
-        key = "fa" if f["p"] == parent["p"] else "fd"
-        parent[key] = parent.get(key, 0) + 5
-    _advance_queue(s, f)
 
 
 # ---- damage, death, capture ----------------------------------------------------------
-def auto_damage(s: AmberState, f: dict) -> None:
+def auto_damage(s: AmberState, f: Damage) -> None:
     s.stack.pop()
-    v, dealer = f["v"], f["dealer"]
-    s.hits[v] -= f["d"]
-    s.c_dmg = v
-    s.c_dealer = dealer
+    v, dealer = f.victim, f.dealer
+    s.hits[v] -= f.amount
+    s.damaged_prince = v
+    s.damage_dealer = dealer
     if s.hits[v] <= 0:
         s.hits[v] = 0
-        s.stack.append({"t": "DEATH_SEQ", "v": v, "causer": dealer, "s": 0})
-    elif dealer >= 0 and s.in_game[dealer] and s.free(v) and s.ctrl[v] != dealer:
-        s.stack.append({"t": "DAMAGE_FOLLOWUP", "p": dealer, "v": v})
+        s.stack.append(DeathSequence(v, dealer))
+    elif dealer >= 0 and s.in_game[dealer] and s.free(v) and s.controller[v] != dealer:
+        s.stack.append(DamageFollowup(dealer, v))
 
 
-def legal_damage_followup(s: AmberState, f: dict):
-    p, v = f["p"], f["v"]
-    if not s.free(v):
+def legal_damage_followup(s: AmberState, f: DamageFollowup):
+    if not s.free(f.victim):
         return None
-    kinds = [CAPTURE]
-    c = s.ctrl[v]
-    if c >= 0 and c != p and s.pp[c] != v:
-        kinds.append(SHOW_MERCY)
-    return _window(s, p, kinds)
+    return legal_window(s, f)
 
 
-def apply_damage_followup(s: AmberState, f: dict, a: int) -> None:
-    s.stack.pop()
+def apply_damage_followup(s: AmberState, f: DamageFollowup, a: int) -> None:
     if a == A_PASS:
-        return
-    k = a - A_CARD
-    s._take_card(f["p"], k)
-    if k == CAPTURE:
-        s.stack.append({"t": "CAPTURE", "v": f["v"], "c": f["p"], "s": 0})
+        s.stack.pop()
     else:
-        s.ctrl[f["v"]] = -1
+        _answer(s, f, a)
 
 
-def auto_death_seq(s: AmberState, f: dict) -> None:
-    v = f["v"]
-    if f["s"] == 0:
-        f["s"] = 1
-        c = s.ctrl[v]
-        q = [c] if c >= 0 and s.in_game[c] else []
-        n = s.n
-        q += [
-            (s.turn_player + j) % n
-            for j in range(n)
-            if s.in_game[(s.turn_player + j) % n] and (s.turn_player + j) % n != c
-        ]
-        s.stack.append({"t": "DEATH", "p": q[0], "q": q[1:]})
+def _death_queue(s: AmberState, v: int) -> list[int]:
+    """Who may save a dying prince, in order: his controller, then the
+    players in turn order from the turn player."""
+    c = s.controller[v]
+    queue = [c] if c >= 0 and s.in_game[c] else []
+    n = s.num_players
+    for j in range(n):
+        q = (s.turn_player + j) % n
+        if s.in_game[q] and q != c:
+            queue.append(q)
+    return queue
+
+
+def auto_death_sequence(s: AmberState, f: DeathSequence) -> None:
+    v = f.victim
+    if f.step == 0:
+        f.step = 1
+        queue = _death_queue(s, v)
+        s.stack.append(Death(queue[0], queue[1:]))
         return
     s.stack.pop()
-    old_c, old_role = s.ctrl[v], s.role[v]
-    was_pp = old_c >= 0 and s.pp[old_c] == v
-    if f.get("nrd"):
-        s.hits[v] = s.attrs[v][0]
+    old_controller, old_role = s.controller[v], s.role[v]
+    was_own_prince = old_controller >= 0 and s.player_prince[old_controller] == v
+    if f.not_really_dead:
+        s.hits[v] = s.attributes[v][0]
     else:
         s.alive[v] = 0
         s.hits[v] = 0
-    s.ctrl[v] = -1
+    s.controller[v] = -1
     s.role[v] = EXILE
-    s.armies[v] = 0
-    s.amnesia[v] = 0
-    s.hold[v] = 0
-    s.captured[v] = 0
+    for name in ("armies", "amnesia", "psychic_hold", "captured"):
+        getattr(s, name)[v] = 0
     s.jailer[v] = -1
-    if was_pp:
-        s.pp[old_c] = -1
-        s.stack.append({"t": "SUCCESSION", "p": old_c})
+    if was_own_prince:
+        s.player_prince[old_controller] = -1
+        s.stack.append(Succession(old_controller))
     if old_role == KING:
-        s.stack.append({"t": "KING_REMOVAL", "causer": f["causer"]})
+        s.stack.append(KingRemoval(f.causer))
 
 
-def legal_death(s: AmberState, f: dict):
-    return _queued_window(s, f, NOT_REALLY_DEAD)
-
-
-def apply_death(s: AmberState, f: dict, a: int) -> None:
-    if a != A_PASS:
-        s._take_card(f["p"], NOT_REALLY_DEAD)
-        s.stack.pop()
-        s.stack[-1]["nrd"] = 1
-    else:
-        _advance_queue(s, f)
-
-
-def auto_capture(s: AmberState, f: dict) -> None:
-    v, c = f["v"], f["c"]
-    if f["s"] == 0:
-        f["s"] = 1
-        r = _responder(s, s.ctrl[v], c)
+def auto_capture(s: AmberState, f: Capture) -> None:
+    v, captor = f.victim, f.captor
+    if f.step == 0:
+        f.step = 1
+        r = _responder(s, s.controller[v], captor)
         if r >= 0:
-            s.stack.append({"t": "CAPTURE_NEGATE", "p": r, "v": v})
+            s.stack.append(CaptureNegate(r, v))
         return
     s.stack.pop()
-    if f.get("neg") or not s.free(v):
+    if f.negated or not s.free(v):
         return
     old_role = s.role[v]
     s.captured[v] = 1
-    s.jailer[v] = c
+    s.jailer[v] = captor
     s.role[v] = EXILE
     if old_role == KING:
-        s.stack.append({"t": "KING_REMOVAL", "causer": c})
+        s.stack.append(KingRemoval(captor))
 
 
-def legal_capture_negate(s: AmberState, f: dict):
-    return _window(s, f["p"], [NEGATE_CAPTURE])
-
-
-def legal_call_guards(s: AmberState, f: dict):
-    v = f["v"]
+def legal_call_guards(s: AmberState, f: CallGuards):
+    v = f.prince
     if not (s.free(v) and s.role[v] == EXILE):
         return None
-    return _window(s, f["p"], [CALL_THE_GUARDS])
+    return legal_window(s, f)
 
 
-def apply_call_guards(s: AmberState, f: dict, a: int) -> None:
+def auto_king_removal(s: AmberState, f: KingRemoval) -> None:
     s.stack.pop()
-    if a != A_PASS:
-        s._take_card(f["p"], CALL_THE_GUARDS)
-        s.stack.append({"t": "CAPTURE", "v": f["v"], "c": f["p"], "s": 0})
-
-
-def auto_king_removal(s: AmberState, f: dict) -> None:
-    s.stack.pop()
-    c = f["causer"]
-    if c >= 0 and s.in_game[c] and c != s.amber and s.pp[c] >= 0 and s.free(s.pp[c]):
+    c = f.causer
+    own = s.player_prince[c] if c >= 0 else -1
+    if c >= 0 and s.in_game[c] and c != s.amber and own >= 0 and s.free(own):
         s.take_amber(c)
     else:
         s.fall_neutral()
 
 
 # ---- succession, appointments ----------------------------------------------------------
-def legal_succession(s: AmberState, f: dict):
-    p = f["p"]
-    if not s.in_game[p] or s.pp[p] >= 0:
+def legal_succession(s: AmberState, f: Succession):
+    p = f.player
+    if not s.in_game[p] or s.player_prince[p] >= 0:
         return None
-    cands = [i for i in range(NUM_PRINCES) if s.alive[i] and s.ctrl[i] == p]
-    if not cands:
-        cands = [i for i in range(NUM_PRINCES) if s.alive[i] and s.ctrl[i] < 0 and s.role[i] == EXILE]
-    if not cands:
+    candidates = [i for i in range(NUM_PRINCES) if s.alive[i] and s.controller[i] == p]
+    if not candidates:
+        candidates = [
+            i for i in range(NUM_PRINCES) if s.alive[i] and s.controller[i] < 0 and s.role[i] == EXILE
+        ]
+    if not candidates:
         s.eliminate(p)
         return None
-    return cands
+    return candidates
 
 
-def apply_succession(s: AmberState, f: dict, a: int) -> None:
+def apply_succession(s: AmberState, f: Succession, a: int) -> None:
     s.stack.pop()
-    p = f["p"]
-    s.pp[p] = a
-    s.ctrl[a] = p
+    s.player_prince[f.player] = a
+    s.controller[a] = f.player
 
 
-def legal_appoint(s: AmberState, f: dict):
-    q = f["p"]
+def legal_appoint(s: AmberState, f: Appoint):
+    q = f.player
     if s.amber != q or not s.in_game[q] or not s.vacant_posts():
         return None
-    dec = f["dec"]
-    offers = s.game.offers
-    cands = []
+    offers = s.game.regent_offers
+    candidates = []
     for i in range(NUM_PRINCES):
         if s.alive[i] and not s.captured[i] and s.role[i] == EXILE:
-            c = s.ctrl[i]
-            if c < 0 or (offers and c != q and s.in_game[c] and c not in dec):
-                cands.append(i)
-    if not cands:
+            c = s.controller[i]
+            if c < 0 or (offers and c != q and s.in_game[c] and c not in f.declined):
+                candidates.append(i)
+    if not candidates:
         return None
-    cands.append(A_PASS)
-    return cands
+    candidates.append(A_PASS)
+    return candidates
 
 
-def apply_appoint(s: AmberState, f: dict, a: int) -> None:
+def apply_appoint(s: AmberState, f: Appoint, a: int) -> None:
     if a == A_PASS:
         s.stack.pop()
-    elif s.ctrl[a] < 0:
+    elif s.controller[a] < 0:
         s.fill_post(a)
     else:
-        s.stack.append({"t": "REGENT_OFFER", "p": s.ctrl[a], "v": a})
+        s.stack.append(RegentOffer(s.controller[a], a))
 
 
-def legal_regent_offer(s: AmberState, f: dict):
-    return [f["v"], A_PASS]
+def legal_regent_offer(s: AmberState, f: RegentOffer):
+    return [f.prince, A_PASS]
 
 
-def apply_regent_offer(s: AmberState, f: dict, a: int) -> None:
+def apply_regent_offer(s: AmberState, f: RegentOffer, a: int) -> None:
     s.stack.pop()
     if a == A_PASS:
         parent = s.stack[-1]
-        parent["dec"] = parent["dec"] + [f["p"]]
+        parent.declined = parent.declined + [f.player]
     else:
-        s.fill_post(f["v"])
+        s.fill_post(f.prince)
 
 
-def legal_effect_discard(s: AmberState, f: dict):
-    p = f["p"]
-    if not s.in_game[p] or f["n"] <= 0 or not s.hands[p]:
+def legal_effect_discard(s: AmberState, f: EffectDiscard):
+    p = f.player
+    if not s.in_game[p] or f.count <= 0 or not s.hands[p]:
         return None
     return _card_actions(s, p, range(NUM_KINDS))
 
 
+def apply_effect_discard(s: AmberState, f: EffectDiscard, a: int) -> None:
+    s._take_card(f.player, a - A_CARD)
+    f.count -= 1
+
+
 # ---- war -------------------------------------------------------------------------------
-def auto_war(s: AmberState, f: dict) -> None:
-    p, a = f["p"], f["a"]
-    step = f["s"]
-    w = s.war
-    k = w["k"]
-    s.c_type = CONTEST_WAR
-    if step == 0:
-        f["s"] = 1
-        if k >= 0 and s.in_game[k]:
-            s.stack.append({"t": "NEGATE", "p": k, "x": "C", "v": a})
-    elif step == 1:
-        if f.get("neg"):
+def _supporters(s: AmberState, p: int, defender: int) -> list[int]:
+    """The players asked to support p's attack, in seat order after p: those
+    in the game, not defending, with no regent and a free exile of their own."""
+    n = s.num_players
+    queue = []
+    for j in range(1, n):
+        b = (p + j) % n
+        if s.in_game[b] and b != defender and not s.controls_regent(b) and s.free_exiles_of(b):
+            queue.append(b)
+    return queue
+
+
+def auto_war(s: AmberState, f: WarStep) -> None:
+    p, a = f.player, f.prince
+    defender = s.war.defender
+    defending = defender >= 0 and s.in_game[defender]
+    s.contest_type = Contest.WAR
+    if f.step == 0:
+        f.step = 1
+        if defending:
+            s.stack.append(Negate(defender, Contest.WAR, a))
+    elif f.step == 1:
+        if f.negated:
             s.stack.pop()
             return
-        f["s"] = 2
-        if k >= 0 and s.in_game[k]:
-            s.stack.append({"t": "BLOCK", "p": k})
-    elif step == 2:
-        f["s"] = 3
+        f.step = 2
+        if defending:
+            s.stack.append(Block(defender))
+    elif f.step == 2:
+        f.step = 3
         if s.armies[a] > 0:
-            s.stack.append({"t": "SHADOW_ARMIES", "p": p})
-            if s.game.allow_support:
-                n = s.n
-                q = []
-                for j in range(1, n):
-                    b = (p + j) % n
-                    if (
-                        s.in_game[b]
-                        and b != k
-                        and not s.controls_regent(b)
-                        and any(
-                            s.ctrl[i] == b and s.free(i) and s.role[i] == EXILE for i in range(NUM_PRINCES)
-                        )
-                    ):
-                        q.append(b)
-                if q:
-                    s.stack.append({"t": "SUPPORT", "p": q[0], "q": q[1:]})
+            s.stack.append(ShadowArmies(p))
+            queue = _supporters(s, p, defender) if s.game.allow_support else []
+            if queue:
+                s.stack.append(Support(queue[0], queue[1:]))
     else:
         s.stack.pop()
-        _fight_war(s, p, a, w)
+        _fight_war(s, p, a, s.war)
 
 
 def _defending_leader(s: AmberState) -> int:
@@ -1507,332 +1377,135 @@ def _defending_leader(s: AmberState) -> int:
     for i in range(NUM_PRINCES):
         if role[i] == KING:
             return i
-    best = -1
-    for i in range(NUM_PRINCES):
-        if 0 < role[i] < EXILE and s.free(i) and (best < 0 or s.lead(i) > s.lead(best)):
-            best = i
-    return best
+    return s.strongest_regent()
 
 
-def _fight_war(s: AmberState, p: int, a: int, w: dict) -> None:
-    k = w["k"]
-    ctrl, role = s.ctrl, s.role
-    att = s.lead(a) + w["sb"]
-    for i in range(NUM_PRINCES):
-        if i != a and ctrl[i] == p and s.free(i) and role[i] == EXILE:
-            att += s.lead(i)
-    for b in w["sup"]:
+def _war_totals(s: AmberState, p: int, a: int, war: War, leader: int) -> tuple[int, int]:
+    """Attack: the attacker's and his free exiles' Leadership, the supporters'
+    exiles and the Shadow Armies; defence: the lords of a player-held Amber
+    (or the neutral leader) and the Walls of Amber."""
+    controller, role = s.controller, s.role
+    attack = s.leadership(a) + war.shadow_bonus
+    attack += sum(s.leadership(i) for i in s.free_exiles_of(p) if i != a)
+    for b in war.supporters:
         if s.in_game[b]:
-            att += sum(
-                s.lead(i) for i in range(NUM_PRINCES) if ctrl[i] == b and s.free(i) and role[i] == EXILE
-            )
-    leader = _defending_leader(s)
-    dfn = w["wb"]
-    if k >= 0:
+            attack += sum(s.leadership(i) for i in s.free_exiles_of(b))
+    defence = war.walls_bonus
+    if war.defender >= 0:
         for i in range(NUM_PRINCES):
-            if role[i] == KING or (0 < role[i] < EXILE and s.free(i) and ctrl[i] >= 0 and ctrl[i] != p):
-                dfn += s.lead(i)
+            lord = 0 < role[i] < EXILE and s.free(i) and controller[i] >= 0 and controller[i] != p
+            if role[i] == KING or lord:
+                defence += s.leadership(i)
     elif leader >= 0:
-        dfn += s.lead(leader)
-    w["att"], w["dfn"] = att, dfn
-    s.c_tot = [att, dfn]
+        defence += s.leadership(leader)
+    return attack, defence
+
+
+def _battle(s: AmberState, a: int, attack: int, defence: int, leader: int) -> None:
+    """Rounds of 2d6 contests until the garrison or the attacking armies are
+    gone; each lost round costs the loser a die of armies. A psychic hold
+    weighs on the first round only."""
     first = True
-    while s.G > 0 and s.armies[a] > 0:
-        ba, bd = att, dfn
+    while s.garrison > 0 and s.armies[a] > 0:
+        round_attack, round_defence = attack, defence
         if first:
-            if s.hold[a]:
-                ba -= 7
-                s.hold[a] = 0
-            if leader >= 0 and s.hold[leader]:
-                bd -= 7
-                s.hold[leader] = 0
+            if s.psychic_hold[a]:
+                round_attack -= PSYCHIC_HOLD_MALUS
+                s.psychic_hold[a] = 0
+            if leader >= 0 and s.psychic_hold[leader]:
+                round_defence -= PSYCHIC_HOLD_MALUS
+                s.psychic_hold[leader] = 0
             first = False
-        win, hist = contest_with(s.d6, ba, bd)
-        s.c_tot = list(hist[-1])
+        win, history = contest_with(s.d6, round_attack, round_defence)
+        s.contest_totals = list(history[-1])
         loss = s.d6()
         if win == 0:
-            s.G = max(0, s.G - loss)
+            s.garrison = max(0, s.garrison - loss)
         else:
             s.armies[a] = max(0, s.armies[a] - loss)
-    if s.G == 0 and s.armies[a] > 0:
-        lose = [i for i in w["lords"] if ctrl[i] != p]
-        w["won"] = 1
-        w["lose"] = lose
-        s.stack.append({"t": "WAR_FOLLOWUP", "p": p, "lose": lose})
-        s.G = s.armies[a]
+
+
+def _fight_war(s: AmberState, p: int, a: int, war: War) -> None:
+    leader = _defending_leader(s)
+    war.attack, war.defence = _war_totals(s, p, a, war, leader)
+    s.contest_totals = [war.attack, war.defence]
+    _battle(s, a, war.attack, war.defence, leader)
+    if s.garrison == 0 and s.armies[a] > 0:
+        war.won = 1
+        war.losing = [i for i in war.lords if s.controller[i] != p]
+        s.stack.append(WarFollowup(p, war.losing))
+        s.garrison = s.armies[a]
         s.armies[a] = 0
         s.take_amber(p)
     else:
-        lose = [a] + [
-            i for i in range(NUM_PRINCES) if i != a and ctrl[i] == p and s.free(i) and role[i] == EXILE
-        ]
-        w["won"] = 0
-        w["lose"] = lose
-        _call_guards(s, k, p, a)
-        if k >= 0 and s.in_game[k]:
-            s.stack.append({"t": "WAR_FOLLOWUP", "p": k, "lose": lose})
+        war.won = 0
+        war.losing = [a] + [i for i in s.free_exiles_of(p) if i != a]
+        _call_guards(s, war.defender, p, a)
+        if war.defender >= 0 and s.in_game[war.defender]:
+            s.stack.append(WarFollowup(war.defender, war.losing))
 
 
-def legal_block(s: AmberState, f: dict):
-    if s.armies[s.war["a"]] <= 0:
+def legal_block(s: AmberState, f: Block):
+    if s.armies[s.war.prince] <= 0:
         return None
-    return _window(s, f["p"], [WALLS_OF_AMBER, ARMY_LOSS])
+    return legal_window(s, f)
 
 
-def apply_block(s: AmberState, f: dict, a: int) -> None:
-    if a == A_PASS:
-        s.stack.pop()
-        return
-    k = a - A_CARD
-    s._take_card(f["p"], k)
-    s.stack.append({"t": "BLOCK_EFFECT", "k": k})
-    s.stack.append({"t": "SHADOW_MASTERY", "p": s.war["p"]})
-
-
-def legal_shadow_mastery(s: AmberState, f: dict):
-    return _window(s, f["p"], [SHADOW_MASTERY])
-
-
-def auto_block_effect(s: AmberState, f: dict) -> None:
+def auto_block_effect(s: AmberState, f: BlockEffect) -> None:
     s.stack.pop()
-    if f.get("neg"):
-        return
-    w = s.war
-    if f["k"] == WALLS_OF_AMBER:
-        w["wb"] = w["wb"] + s.d6()
-    else:
-        a = w["a"]
-        s.armies[a] = max(0, s.armies[a] - s.d6())
+    if not f.negated:
+        RULES[f.card].effect(s, -1, -1, -1)
 
 
-def legal_support(s: AmberState, f: dict):
+def legal_support(s: AmberState, f: Support):
     return [A_SUPPORT, A_PASS]
 
 
-def apply_support(s: AmberState, f: dict, a: int) -> None:
+def apply_support(s: AmberState, f: Support, a: int) -> None:
     if a == A_SUPPORT:
-        s.war["sup"] = s.war["sup"] + [f["p"]]
-    _advance_queue(s, f)
+        s.war.supporters = s.war.supporters + [f.player]
+    s.advance_queue(f)
 
 
-def legal_shadow_armies(s: AmberState, f: dict):
-    return _window(s, f["p"], [SHADOW_ARMIES])
-
-
-def apply_shadow_armies(s: AmberState, f: dict, a: int) -> None:
-    if a == A_PASS:
-        s.stack.pop()
-    else:
-        s._take_card(f["p"], SHADOW_ARMIES)
-        s.war["sb"] = s.war["sb"] + s.d6()
-
-
-def legal_war_followup(s: AmberState, f: dict):
-    p = f["p"]
-    if not s.in_game[p] or not s.prince_targets(p, -1, BATTLE_WOUNDS, f["lose"]):
+def legal_war_followup(s: AmberState, f: WarFollowup):
+    p = f.player
+    if not s.in_game[p] or not s.prince_targets(p, Kind.BATTLE_WOUNDS, f.losing):
         return None
-    return _window(s, p, [BATTLE_WOUNDS, PRISONER_OF_WAR])
+    return legal_window(s, f)
 
 
-def apply_war_followup(s: AmberState, f: dict, a: int) -> None:
-    if a == A_PASS:
-        s.stack.pop()
-        return
-    k = a - A_CARD
-    s._take_card(f["p"], k)
-    s.act = k
-    s.stack.append({"t": "TARGET_PRINCE", "p": f["p"], "a": -1, "c": k, "lose": f["lose"]})
-
-
-# ---- resolution of each act -----------------------------------------------------------------
-def r_fight(s, p, a, t):
-    s.stack.append({"t": "FIGHT", "p": p, "a": a, "tgt": t, "tc": s.ctrl[t], "s": 0})
-
-
-def r_will(s, p, a, t):
-    s.stack.append({"t": "WILL", "p": p, "a": a, "tgt": t, "tc": s.ctrl[t], "k": s.act, "s": 0})
-
-
-def r_conquer(s, p, a, t):
-    k = s.amber
-    lords = [i for i in range(NUM_PRINCES) if s.role[i] != EXILE and s.free(i)]
-    s.war = {
-        "p": p,
-        "a": a,
-        "k": k,
-        "wb": 0,
-        "sb": 0,
-        "sup": [],
-        "lords": lords,
-        "att": 0,
-        "dfn": 0,
-        "won": -1,
-        "lose": [],
-    }
-    s.stack.append({"t": "WAR", "p": p, "a": a, "s": 0})
-
-
-def r_damage(s, p, a, t):
-    s.stack.append({"t": "DAMAGE", "v": t, "dealer": p, "d": s.d6()})
-
-
-def r_gain(s, p, a, t):
-    s.ctrl[t] = p
-
-
-def r_betray(s, p, a, t):
-    s.ctrl[t] = -1
-
-
-def r_walk(s, p, a, t):
-    s.draw(p, 3)
-    if s.hands[p]:
-        s.stack.append({"t": "EFFECT_DISCARD", "p": p, "n": min(2, len(s.hands[p]))})
-
-
-def r_look(s, p, a, t):
-    s.peek(p, 7)
-
-
-def r_gossip(s, p, a, t):
-    s.reveal_hand(p, t)
-
-
-def r_escape_card(s, p, a, t):
-    s.escape(t)
-
-
-def r_discard3(s, p, a, t):
-    victim = t if s.act == EXILE_CARD else s.amber
-    if s.hands[victim]:
-        s.stack.append({"t": "EFFECT_DISCARD", "p": victim, "n": min(3, len(s.hands[victim]))})
-
-
-def r_amnesia(s, p, a, t):
-    s.amnesia[t] = max(s.amnesia[t], s.d6())
-
-
-def r_blessing(s, p, a, t):
-    s.extra[p] += 1
-
-
-def r_pow(s, p, a, t):
-    s.stack.append({"t": "CAPTURE", "v": t, "c": p, "s": 0})
-
-
-def r_bide(s, p, a, t):
-    s.draw(p)
-
-
-def r_recuperate(s, p, a, t):
-    s.hits[a] = min(s.attrs[a][0], s.hits[a] + s.d6())
-
-
-def r_fortune(s, p, a, t):
-    if not s.deck.draw_pile and s.deck.discard:
-        s._reshuffle()
-    s.peek(p, s.d6())
-
-
-def r_intrigue(s, p, a, t):
-    if s.d6() >= 5:
-        s.ctrl[t] = p if s.ctrl[t] < 0 else -1
-
-
-def r_raise(s, p, a, t):
-    x = s.d6()
-    if s.role[a] == EXILE:
-        s.armies[a] += x
-    else:
-        s.G += x
-
-
-def r_escape_roll(s, p, a, t):
-    if s.d6() >= 5:
-        s.escape(a)
-
-
-RESOLVE = {
-    FIGHT: r_fight,
-    CONQUER: r_conquer,
-    SHADOW_ASSASSINS: r_damage,
-    GAIN_NEUTRAL: r_gain,
-    BETRAYAL: r_betray,
-    WALK_THE_PATTERN: r_walk,
-    LOOK_AHEAD: r_look,
-    GOSSIP: r_gossip,
-    ESCAPE_ACTION: r_escape_card,
-    TRUMP_TRAVEL: r_escape_card,
-    EXILE_CARD: r_discard3,
-    DISTRACTIONS: r_discard3,
-    AMNESIA: r_amnesia,
-    BLESSING: r_blessing,
-    BATTLE_WOUNDS: r_damage,
-    PRISONER_OF_WAR: r_pow,
-    BIDE: r_bide,
-    RECUPERATE: r_recuperate,
-    FORTUNE: r_fortune,
-    INTRIGUE: r_intrigue,
-    RAISE_ARMY: r_raise,
-    ESCAPE: r_escape_roll,
+AUTOMATIC: dict[type, Callable[[AmberState, Any], None]] = {
+    Turn: auto_turn,
+    TurnEnd: auto_turn_end,
+    Fight: auto_fight,
+    Will: auto_will,
+    WarStep: auto_war,
+    Damage: auto_damage,
+    DeathSequence: auto_death_sequence,
+    Capture: auto_capture,
+    KingRemoval: auto_king_removal,
+    BlockEffect: auto_block_effect,
 }
-for _k in C.WILL_KINDS:
-    RESOLVE[_k] = r_will
-
-AUTO = {
-    "TURN": auto_turn,
-    "TURN_END": auto_turn_end,
-    "FIGHT": auto_fight,
-    "WILL": auto_will,
-    "WAR": auto_war,
-    "DAMAGE": auto_damage,
-    "DEATH_SEQ": auto_death_seq,
-    "CAPTURE": auto_capture,
-    "KING_REMOVAL": auto_king_removal,
-    "BLOCK_EFFECT": auto_block_effect,
+DECISIONS: dict[type, Decision] = {
+    FateDiscard: Decision(legal_fate_discard, apply_fate_discard),
+    ActionSelect: Decision(legal_action_select, apply_action_select),
+    ChooseAction: Decision(legal_choose, apply_choose),
+    TargetPrince: Decision(legal_target_prince, apply_target_prince),
+    TargetPlayer: Decision(legal_target_player, apply_target_player),
+    Negate: Decision(legal_window, apply_window),
+    Fury: Decision(_queued_window, apply_queued_window),
+    Block: Decision(legal_block, apply_window),
+    ShadowMastery: Decision(legal_window, apply_window),
+    Support: Decision(legal_support, apply_support),
+    ShadowArmies: Decision(legal_window, apply_window),
+    DamageFollowup: Decision(legal_damage_followup, apply_damage_followup),
+    CallGuards: Decision(legal_call_guards, apply_window),
+    WarFollowup: Decision(legal_war_followup, apply_window),
+    CaptureNegate: Decision(legal_window, apply_window),
+    Death: Decision(_queued_window, apply_queued_window),
+    Succession: Decision(legal_succession, apply_succession),
+    Appoint: Decision(legal_appoint, apply_appoint),
+    EffectDiscard: Decision(legal_effect_discard, apply_effect_discard),
+    RegentOffer: Decision(legal_regent_offer, apply_regent_offer),
 }
-LEGAL = {
-    "FATE_DISCARD": legal_fate_discard,
-    "ACTION_SELECT": legal_action_select,
-    "CHOOSE_ACTION": legal_choose,
-    "TARGET_PRINCE": legal_target_prince,
-    "TARGET_PLAYER": legal_target_player,
-    "NEGATE": legal_negate,
-    "FURY": legal_fury,
-    "BLOCK": legal_block,
-    "SHADOW_MASTERY": legal_shadow_mastery,
-    "SUPPORT": legal_support,
-    "SHADOW_ARMIES": legal_shadow_armies,
-    "DAMAGE_FOLLOWUP": legal_damage_followup,
-    "CALL_GUARDS": legal_call_guards,
-    "WAR_FOLLOWUP": legal_war_followup,
-    "CAPTURE_NEGATE": legal_capture_negate,
-    "DEATH": legal_death,
-    "SUCCESSION": legal_succession,
-    "APPOINT": legal_appoint,
-    "EFFECT_DISCARD": legal_effect_discard,
-    "REGENT_OFFER": legal_regent_offer,
-}
-APPLY = {
-    "FATE_DISCARD": apply_discard,
-    "ACTION_SELECT": apply_action_select,
-    "CHOOSE_ACTION": apply_choose,
-    "TARGET_PRINCE": apply_target_prince,
-    "TARGET_PLAYER": apply_target_player,
-    "NEGATE": apply_parent_card,
-    "FURY": apply_fury,
-    "BLOCK": apply_block,
-    "SHADOW_MASTERY": apply_parent_card,
-    "SUPPORT": apply_support,
-    "SHADOW_ARMIES": apply_shadow_armies,
-    "DAMAGE_FOLLOWUP": apply_damage_followup,
-    "CALL_GUARDS": apply_call_guards,
-    "WAR_FOLLOWUP": apply_war_followup,
-    "CAPTURE_NEGATE": apply_parent_card,
-    "DEATH": apply_death,
-    "SUCCESSION": apply_succession,
-    "APPOINT": apply_appoint,
-    "EFFECT_DISCARD": apply_discard,
-    "REGENT_OFFER": apply_regent_offer,
-}
-assert set(LEGAL) == set(APPLY) == DECISIONS
+assert {kind.phase for kind in DECISIONS} == set(Phase) - {Phase.GAME_OVER}

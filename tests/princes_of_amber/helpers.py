@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from meeplezoo.envs.princes_of_amber import cards as C
+from meeplezoo.envs.princes_of_amber.cards import EXILE, GUARDIAN, KING, NORTH, SOUTH, Kind  # noqa: F401
+from meeplezoo.envs.princes_of_amber.frames import ActionSelect, Damage, Turn, TurnEnd  # noqa: F401
 from meeplezoo.envs.princes_of_amber.rules import AmberGame, AmberState
 
 P = {name: i for i, name in enumerate(C.PRINCE_NAMES)}
-K = C.K
-KING, GUARDIAN, NORTH, SOUTH, EXILE = range(5)
+K = {kind.name: int(kind) for kind in Kind}
 
 
 def card(k) -> int:
@@ -56,17 +57,17 @@ def position(n=2, order=None, hands=None, dice=None, turn=0, phase="ACTION_SELEC
     for p in range(n):
         set_hand(s, p, (hands or {}).get(p, []))
     s.dice = list(dice or [])
-    s.dice_i = 0
+    s.dice_used = 0
     s.turn_player = turn
     s.acted = [0] * 9
-    s.stack = [{"t": "TURN_END", "p": turn}, {"t": "ACTION_SELECT", "p": turn}]
+    s.stack = [TurnEnd(turn), ActionSelect(turn)]
     s._run()
     return s
 
 
 def script(s: AmberState, dice) -> None:
     s.dice = list(dice)
-    s.dice_i = 0
+    s.dice_used = 0
 
 
 def legal(s: AmberState) -> set[int]:
@@ -80,7 +81,7 @@ def act(s: AmberState, *actions) -> AmberState:
 
 
 def kind_count(s: AmberState, p: int, kname: str) -> int:
-    return s.hk[p][K[kname]]
+    return s.hand_kinds[p][K[kname]]
 
 
 def total_cards(s: AmberState) -> int:
@@ -91,6 +92,6 @@ def reopen(s: AmberState, p: int) -> AmberState:
     """Start a fresh action phase for p (every prince unacted), without a Fate draw."""
     s.acted = [0] * 9
     s.turn_player = p
-    s.stack = [{"t": "TURN_END", "p": p}, {"t": "ACTION_SELECT", "p": p}]
+    s.stack = [TurnEnd(p), ActionSelect(p)]
     s.refresh()
     return s

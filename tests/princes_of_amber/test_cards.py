@@ -34,15 +34,15 @@ def C_PLAYER(j):
 def give_amber(s, q, regents=()):
     """Player q holds Amber with its PP as King (taking procedure, no appointing)."""
     for i in regents:
-        s.ctrl[i] = q
+        s.controller[i] = q
     s.take_amber(q)
-    s.stack = [f for f in s.stack if f["t"] != "APPOINT"]
+    s.stack = [f for f in s.stack if f.name != "APPOINT"]
     s.refresh()
 
 
 def add_prince(s, name, p=0, captured_by=-1):
     i = P[name]
-    s.ctrl[i] = p
+    s.controller[i] = p
     if captured_by >= 0:
         s.captured[i], s.jailer[i] = 1, captured_by
     s.refresh()
@@ -79,15 +79,15 @@ def test_fight_loser_takes_damage_even_when_attacking():
     s = position(order=["Julian", "Gerard"], hands={0: ["FIGHT"]}, dice=[1, 1, 6, 6, 5])
     add_prince(s, "Brand")
     act(s, P["Julian"], card("FIGHT"), P["Gerard"])
-    assert s.c_tot == [9, 24] and s.hits[P["Julian"]] == 4 and s.hits[P["Gerard"]] == 10
-    assert s.c_dmg == P["Julian"] and s.c_dealer == 1
+    assert s.contest_totals == [9, 24] and s.hits[P["Julian"]] == 4 and s.hits[P["Gerard"]] == 10
+    assert s.damaged_prince == P["Julian"] and s.damage_dealer == 1
 
 
 def test_get_away_cancels_the_fight():
     s = fight_on_eric(["GET_AWAY"])
     assert s.phase_name() == "NEGATE" and legal(s) == {card("GET_AWAY"), PASS}
     act(s, card("GET_AWAY"))
-    assert s.dice_i == 0 and s.hits[P["Eric"]] == 8 and s.hits[P["Corwin"]] == 12
+    assert s.dice_used == 0 and s.hits[P["Eric"]] == 8 and s.hits[P["Corwin"]] == 12
     assert discarded_kinds(s, 2) == sorted([K["FIGHT"], K["GET_AWAY"]])
     assert s.acted[P["Corwin"]] and s.current_player == 0 and s.phase_name() == "ACTION_SELECT"
 
@@ -97,8 +97,8 @@ def test_lords_in_amber_only_for_a_lord_target():
     assert s.phase_name() == "NEGATE" and s.current_player == 1
     assert legal(s) == {card("GET_AWAY"), card("LORDS_IN_AMBER"), PASS}
     act(s, card("LORDS_IN_AMBER"))
-    assert s.dice_i == 0 and s.hits[P["Eric"]] == 8 and s.role[P["Eric"]] == KING
-    assert s.hk[1][K["LORDS_IN_AMBER"]] == 0 and s.hk[1][K["HIDE_IN_SHADOW"]] == 1
+    assert s.dice_used == 0 and s.hits[P["Eric"]] == 8 and s.role[P["Eric"]] == KING
+    assert s.hand_kinds[1][K["LORDS_IN_AMBER"]] == 0 and s.hand_kinds[1][K["HIDE_IN_SHADOW"]] == 1
 
 
 def test_break_contact_cancels_a_will_contest_only():
@@ -107,13 +107,13 @@ def test_break_contact_cancels_a_will_contest_only():
     act(s, P["Corwin"], card("PSYCHIC_ATTACK"), P["Eric"])
     assert s.phase_name() == "NEGATE" and legal(s) == {card("BREAK_CONTACT"), PASS}
     act(s, card("BREAK_CONTACT"))
-    assert s.dice_i == 0 and s.hits[P["Eric"]] == 8 and s.acted[P["Corwin"]]
+    assert s.dice_used == 0 and s.hits[P["Eric"]] == 8 and s.acted[P["Corwin"]]
     assert discarded_kinds(s, 2) == sorted([K["PSYCHIC_ATTACK"], K["BREAK_CONTACT"]])
     # against a Fight, Break Contact is no answer: the window is skipped
     s = position(order=CE, hands={0: ["FIGHT"], 1: ["BREAK_CONTACT"]}, dice=[6, 6, 1, 1, 2])
     add_prince(s, "Brand")
     act(s, P["Corwin"], card("FIGHT"), P["Eric"])
-    assert s.hits[P["Eric"]] == 6 and s.hk[1][K["BREAK_CONTACT"]] == 1
+    assert s.hits[P["Eric"]] == 6 and s.hand_kinds[1][K["BREAK_CONTACT"]] == 1
 
 
 # --------------------------------------------------------------------------- damage follow-ups and capture
@@ -129,7 +129,7 @@ def test_show_mercy_turns_the_wounded_ally_neutral():
     assert s.phase_name() == "DAMAGE_FOLLOWUP" and legal(s) == {card("SHOW_MERCY"), PASS}
     act(s, card("SHOW_MERCY"))
     r = P["Random"]
-    assert s.ctrl[r] == -1 and s.alive[r] and not s.captured[r] and s.hits[r] == 3
+    assert s.controller[r] == -1 and s.alive[r] and not s.captured[r] and s.hits[r] == 3
     # the guards window still belongs to Random's controller when the card was played
     assert s.phase_name() == "CALL_GUARDS" and s.current_player == 1
 
@@ -147,7 +147,7 @@ def test_capture_imprisons_the_damaged_prince():
     s = benedict_hits_random(["FIGHT", "CAPTURE"], [])
     act(s, card("CAPTURE"))
     r = P["Random"]
-    assert s.captured[r] and s.jailer[r] == 0 and s.ctrl[r] == 1 and s.role[r] == EXILE
+    assert s.captured[r] and s.jailer[r] == 0 and s.controller[r] == 1 and s.role[r] == EXILE
 
 
 def test_call_the_guards_captures_the_attacker():
@@ -155,8 +155,8 @@ def test_call_the_guards_captures_the_attacker():
     assert s.phase_name() == "CALL_GUARDS" and legal(s) == {card("CALL_THE_GUARDS"), PASS}
     act(s, card("CALL_THE_GUARDS"))
     b = P["Benedict"]
-    assert s.captured[b] and s.jailer[b] == 1 and s.ctrl[b] == 0 and s.pp[0] == b
-    assert s.hk[1][K["CALL_THE_GUARDS"]] == 0
+    assert s.captured[b] and s.jailer[b] == 1 and s.controller[b] == 0 and s.player_prince[0] == b
+    assert s.hand_kinds[1][K["CALL_THE_GUARDS"]] == 0
 
 
 def test_negate_capture_answers_call_the_guards():
@@ -182,7 +182,7 @@ def test_shadow_assassins_deal_a_die_without_contest():
         P["Caine"],
     }
     act(s, P["Eric"])
-    assert s.hits[P["Eric"]] == 3 and s.dice_i == 1 and s.c_type == 0 and s.c_dealer == 0
+    assert s.hits[P["Eric"]] == 3 and s.dice_used == 1 and s.contest_type == 0 and s.damage_dealer == 0
 
 
 # --------------------------------------------------------------------------- war
@@ -193,7 +193,7 @@ def neutral_war(p0_cards, dice):
         dice=dice,
     )
     s.armies[P["Benedict"]] = 6
-    s.G = 3
+    s.garrison = 3
     s.refresh()
     act(s, P["Benedict"], card("CONQUER"))
     return s
@@ -205,9 +205,9 @@ def test_shadow_armies_add_a_die_each_until_pass():
     assert s.phase_name() == "SHADOW_ARMIES" and s.current_player == 0
     assert legal(s) == {card("SHADOW_ARMIES"), PASS}
     act(s, card("SHADOW_ARMIES"))
-    assert s.war["sb"] == 2 and s.phase_name() == "SHADOW_ARMIES"
+    assert s.war.shadow_bonus == 2 and s.phase_name() == "SHADOW_ARMIES"
     act(s, card("SHADOW_ARMIES"))  # the last one: the window then closes by itself
-    assert s.war["sb"] == 5 and s.war["att"] == 16 and s.war["dfn"] == 8 and s.amber == 0
+    assert s.war.shadow_bonus == 5 and s.war.attack == 16 and s.war.defence == 8 and s.amber == 0
 
 
 def test_support_adds_leadership_of_free_exiles():
@@ -218,14 +218,14 @@ def test_support_adds_leadership_of_free_exiles():
         dice=[6, 6, 1, 1, 3],
     )
     s.armies[P["Benedict"]] = 6
-    s.G = 3
+    s.garrison = 3
     add_prince(s, "Julian", p=2)
     act(s, P["Benedict"], card("CONQUER"))
     assert s.phase_name() == "SUPPORT" and s.current_player == 1
     act(s, SUPPORT)
     assert s.current_player == 2
     act(s, PASS)
-    assert s.war["att"] == 11 + 9 and s.war["sup"] == [1]
+    assert s.war.attack == 11 + 9 and s.war.supporters == [1]
 
 
 def test_battle_wounds_on_the_losing_side():
@@ -236,14 +236,14 @@ def test_battle_wounds_on_the_losing_side():
     assert s.phase_name() == "TARGET_PRINCE"
     assert legal(s) == {P["Caine"], P["Corwin"], P["Gerard"], P["Random"]}
     act(s, P["Caine"])
-    assert s.hits[P["Caine"]] == 3 and s.c_dealer == 0
+    assert s.hits[P["Caine"]] == 3 and s.damage_dealer == 0
 
 
 def test_prisoner_of_war_captures_a_beaten_lord():
     s = neutral_war(["PRISONER_OF_WAR"], [6, 6, 1, 1, 3])
     act(s, PASS, PASS, card("PRISONER_OF_WAR"), P["Gerard"])
     g = P["Gerard"]
-    assert s.captured[g] and s.jailer[g] == 0 and s.ctrl[g] == -1 and s.role[g] == EXILE
+    assert s.captured[g] and s.jailer[g] == 0 and s.controller[g] == -1 and s.role[g] == EXILE
 
 
 def war_on_eric(p0_cards, p1_cards):
@@ -262,28 +262,28 @@ def test_block_the_way_stops_the_attack():
     s = war_on_eric([], ["BLOCK_THE_WAY", "WALLS_OF_AMBER"])
     assert s.phase_name() == "NEGATE" and s.current_player == 1
     act(s, card("BLOCK_THE_WAY"))
-    assert s.dice_i == 0 and s.armies[P["Corwin"]] == 2 and s.amber == 1 and s.G == 12
-    assert s.hk[1][K["WALLS_OF_AMBER"]] == 1 and s.turn_player == 1  # Corwin acted: the turn is over
+    assert s.dice_used == 0 and s.armies[P["Corwin"]] == 2 and s.amber == 1 and s.garrison == 12
+    assert s.hand_kinds[1][K["WALLS_OF_AMBER"]] == 1 and s.turn_player == 1  # Corwin acted: the turn is over
     assert discarded_kinds(s, 2) == sorted([K["CONQUER"], K["BLOCK_THE_WAY"]])
 
 
 def test_walls_and_army_loss_dice():
     s = war_on_eric([], ["WALLS_OF_AMBER", "ARMY_LOSS", "ARMY_LOSS"])
     assert s.phase_name() == "BLOCK" and legal(s) == {card("WALLS_OF_AMBER"), card("ARMY_LOSS"), PASS}
-    s.dice, s.dice_i = [5, 1, 6, 6, 1, 1, 6], 0
+    s.dice, s.dice_used = [5, 1, 6, 6, 1, 1, 6], 0
     act(s, card("WALLS_OF_AMBER"))
-    assert s.war["wb"] == 5 and s.phase_name() == "BLOCK"
+    assert s.war.walls_bonus == 5 and s.phase_name() == "BLOCK"
     act(s, card("ARMY_LOSS"))
     assert s.armies[P["Corwin"]] == 1
     act(s, PASS)
     # war: Corwin 8 vs Eric 9 + Benedict 11 + walls 5; the attacker loses the round and its last army
-    assert s.war["att"] == 8 and s.war["dfn"] == 25 and s.war["won"] == 0 and s.amber == 1
+    assert s.war.attack == 8 and s.war.defence == 25 and s.war.won == 0 and s.amber == 1
 
 
 def test_conquer_takes_amber_and_appoints():
     s = neutral_war([], [6, 6, 1, 1, 3])
     act(s, PASS)  # p1 does not support
-    assert s.amber == 0 and s.role[P["Benedict"]] == KING and s.G == 6
+    assert s.amber == 0 and s.role[P["Benedict"]] == KING and s.garrison == 6
     assert s.phase_name() == "APPOINT" and s.current_player == 0
 
 
@@ -299,7 +299,7 @@ def test_exile_makes_an_exiled_opponent_discard_three():
     act(s, card("FIGHT"), card("CAPTURE"))
     assert s.phase_name() == "EFFECT_DISCARD"
     act(s, card("BLESSING"))
-    assert s.hk[1][K["GET_AWAY"]] == 1 and len(s.hands[1]) == 1
+    assert s.hand_kinds[1][K["GET_AWAY"]] == 1 and len(s.hands[1]) == 1
     assert s.current_player == 0 and s.phase_name() == "ACTION_SELECT" and not s.acted[P["Corwin"]]
     assert total_cards(s) == 100
 
@@ -307,7 +307,7 @@ def test_exile_makes_an_exiled_opponent_discard_three():
 def test_exile_short_hand_and_lord_targets():
     s = position(order=CE, hands={0: ["EXILE"], 1: ["FIGHT"]})
     act(s, card("EXILE"), NEXT)
-    assert s.phase_name() == "EFFECT_DISCARD" and s.stack[-1]["n"] == 1
+    assert s.phase_name() == "EFFECT_DISCARD" and s.stack[-1].count == 1
     act(s, card("FIGHT"))
     assert s.hands[1] == [] and s.current_player == 0
     # an opponent sitting on the throne is no longer an exile: no target, the card is not playable
@@ -327,7 +327,7 @@ def test_distractions_hit_the_amber_holder():
     give_amber(s, 1)
     assert card("DISTRACTIONS") in legal(s)
     act(s, card("DISTRACTIONS"))
-    assert s.phase_name() == "EFFECT_DISCARD" and s.current_player == 1 and s.stack[-1]["n"] == 2
+    assert s.phase_name() == "EFFECT_DISCARD" and s.current_player == 1 and s.stack[-1].count == 2
     act(s, card("CAPTURE"), card("FIGHT"))
     assert s.hands[1] == [] and s.current_player == 0 and s.phase_name() == "ACTION_SELECT"
     # the holder itself cannot play it
@@ -345,7 +345,7 @@ def test_trump_travel_frees_a_captured_prince_without_an_action():
     act(s, card("TRUMP_TRAVEL"))
     assert s.phase_name() == "TARGET_PRINCE" and legal(s) == {b}
     act(s, b)
-    assert not s.captured[b] and s.jailer[b] == -1 and s.role[b] == EXILE and s.ctrl[b] == 0
+    assert not s.captured[b] and s.jailer[b] == -1 and s.role[b] == EXILE and s.controller[b] == 0
     assert not s.acted[b] and not s.acted[P["Corwin"]] and s.captured[P["Julian"]]
     assert s.current_player == 0 and s.phase_name() == "ACTION_SELECT"
 
@@ -363,21 +363,21 @@ def test_amnesia_keeps_the_larger_count():
 
 def test_shadow_mastery_cancels_a_block_card():
     s = war_on_eric(["SHADOW_MASTERY"], ["WALLS_OF_AMBER", "ARMY_LOSS"])
-    s.dice, s.dice_i = [6], 0
+    s.dice, s.dice_used = [6], 0
     act(s, card("ARMY_LOSS"))
     assert s.phase_name() == "SHADOW_MASTERY" and s.current_player == 0
     assert legal(s) == {card("SHADOW_MASTERY"), PASS}
     act(s, card("SHADOW_MASTERY"))
-    assert s.dice_i == 0 and s.armies[P["Corwin"]] == 2 and s.phase_name() == "BLOCK"
+    assert s.dice_used == 0 and s.armies[P["Corwin"]] == 2 and s.phase_name() == "BLOCK"
 
 
 def test_blessing_gives_an_extra_turn():
     s = position(order=CE, hands={0: ["BLESSING"]})
     act(s, card("BLESSING"))
-    assert s.extra[0] == 1 and s.current_player == 0 and s.phase_name() == "ACTION_SELECT"
+    assert s.extra_turns[0] == 1 and s.current_player == 0 and s.phase_name() == "ACTION_SELECT"
     hand = len(s.hands[0])
     act(s, END)
-    assert s.turn_player == 0 and s.current_player == 0 and s.turns == 1 and s.extra[0] == 0
+    assert s.turn_player == 0 and s.current_player == 0 and s.turns == 1 and s.extra_turns[0] == 0
     assert len(s.hands[0]) == hand + 1  # a full turn: the Fate draw came first
     act(s, END)
     assert s.turn_player == 1 and s.turns == 2
@@ -396,7 +396,7 @@ def test_not_really_dead_on_a_player_prince():
     assert legal(s) == {card("NOT_REALLY_DEAD"), PASS}
     act(s, card("NOT_REALLY_DEAD"))
     e = P["Eric"]
-    assert s.alive[e] and s.hits[e] == 8 and s.ctrl[e] == -1 and s.role[e] == EXILE
+    assert s.alive[e] and s.hits[e] == 8 and s.controller[e] == -1 and s.role[e] == EXILE
     assert s.phase_name() == "SUCCESSION" and s.current_player == 1 and legal(s) == {P["Julian"]}
 
 
@@ -408,7 +408,7 @@ def test_gain_neutral_recruits_a_neutral_exile():
     act(s, P["Corwin"], card("GAIN_NEUTRAL"))
     assert legal(s) == {P["Bleys"], P["Julian"], P["Brand"]}  # never a Lord, never a controlled prince
     act(s, P["Julian"])
-    assert s.ctrl[P["Julian"]] == 0 and s.role[P["Julian"]] == EXILE
+    assert s.controller[P["Julian"]] == 0 and s.role[P["Julian"]] == EXILE
 
 
 def test_betrayal_turns_an_opponents_ally_neutral():
@@ -418,7 +418,9 @@ def test_betrayal_turns_an_opponents_ally_neutral():
     act(s, P["Corwin"], card("BETRAYAL"))
     assert legal(s) == {P["Julian"], P["Bleys"]}  # not the player prince
     act(s, P["Julian"])
-    assert s.ctrl[P["Julian"]] == -1 and s.role[P["Julian"]] == GUARDIAN and s.ctrl[P["Bleys"]] == 1
+    assert (
+        s.controller[P["Julian"]] == -1 and s.role[P["Julian"]] == GUARDIAN and s.controller[P["Bleys"]] == 1
+    )
 
 
 def test_walk_the_pattern_draws_three_then_discards_two():
@@ -429,7 +431,7 @@ def test_walk_the_pattern_draws_three_then_discards_two():
     assert sorted(s.game.card_kind[c] for c in s.hands[0]) == sorted(
         K[k] for k in ("FIGHT", "CAPTURE", "BLESSING", "GOSSIP")
     )
-    assert s.phase_name() == "EFFECT_DISCARD" and s.current_player == 0 and s.stack[-1]["n"] == 2
+    assert s.phase_name() == "EFFECT_DISCARD" and s.current_player == 0 and s.stack[-1].count == 2
     assert legal(s) == {card(k) for k in ("FIGHT", "CAPTURE", "BLESSING", "GOSSIP")}
     act(s, card("FIGHT"), card("GOSSIP"))
     assert sorted(s.game.card_kind[c] for c in s.hands[0]) == sorted([K["CAPTURE"], K["BLESSING"]])
@@ -454,7 +456,7 @@ def test_gossip_reveals_a_hand():
     act(s, P["Corwin"], card("GOSSIP"))
     assert s.phase_name() == "TARGET_PLAYER" and legal(s) == {NEXT}
     act(s, NEXT)
-    assert s.known_hand[0][1] == s.hk[1] and s.known_hand[1][0] is None
+    assert s.known_hand[0][1] == s.hand_kinds[1] and s.known_hand[1][0] is None
     obs = s.observation(0)
     assert obs[O_KNOWN + K["FIGHT"]] == 0.5 and obs[O_KNOWN + K["AMNESIA"]] == 0.25
 
@@ -470,7 +472,7 @@ def test_escape_card_by_the_captive_or_for_him():
     act(s, P["Corwin"], card("ESCAPE_ACTION"))
     assert s.phase_name() == "TARGET_PRINCE" and legal(s) == {j}
     act(s, j)
-    assert not s.captured[j] and s.ctrl[j] == 0
+    assert not s.captured[j] and s.controller[j] == 0
 
 
 # --------------------------------------------------------------------------- Will cards
@@ -487,41 +489,41 @@ def test_contest_of_wills_won_and_lost():
     act(s, P["Corwin"], card("CONTEST_OF_WILLS"))
     assert legal(s) == {P["Eric"]}  # a neutral prince has no hand behind him
     act(s, P["Eric"])
-    assert s.c_tot == [23, 11] and s.phase_name() == "EFFECT_DISCARD" and s.current_player == 1
+    assert s.contest_totals == [23, 11] and s.phase_name() == "EFFECT_DISCARD" and s.current_player == 1
     act(s, card("FIGHT"), card("CAPTURE"), card("BLESSING"))
     assert len(s.hands[1]) == 1 and s.current_player == 0
     s = will_on_eric("CONTEST_OF_WILLS", [1, 1, 6, 6], p1=["FIGHT", "CAPTURE", "GET_AWAY", "BLESSING"])
     act(s, P["Corwin"], card("CONTEST_OF_WILLS"), P["Eric"])
-    assert s.c_tot == [13, 21] and len(s.hands[1]) == 4 and s.phase_name() == "ACTION_SELECT"
+    assert s.contest_totals == [13, 21] and len(s.hands[1]) == 4 and s.phase_name() == "ACTION_SELECT"
 
 
 def test_mental_domination_takes_a_non_pp_non_lord():
     s = will_on_eric("MENTAL_DOMINATION", [6, 6, 1, 1], allies=True)
     act(s, P["Corwin"], card("MENTAL_DOMINATION"))
     # Eric (a PP) and the Lords are no targets; neutral exiles and p1's ally are
-    exiles = {i for i in range(9) if s.role[i] == EXILE and s.ctrl[i] < 0 and s.alive[i]}
+    exiles = {i for i in range(9) if s.role[i] == EXILE and s.controller[i] < 0 and s.alive[i]}
     assert legal(s) == exiles | {P["Julian"]} and P["Eric"] not in legal(s)
     act(s, P["Julian"])
-    assert s.ctrl[P["Julian"]] == 0
+    assert s.controller[P["Julian"]] == 0
     s = will_on_eric("MENTAL_DOMINATION", [1, 1, 6, 6], allies=True)
     act(s, P["Corwin"], card("MENTAL_DOMINATION"), P["Julian"])
-    assert s.ctrl[P["Julian"]] == 1
+    assert s.controller[P["Julian"]] == 1
 
 
 def test_psychic_attack_damages_when_won():
     s = will_on_eric("PSYCHIC_ATTACK", [6, 6, 1, 1, 3], p0=["CAPTURE"])
     act(s, P["Corwin"], card("PSYCHIC_ATTACK"), P["Eric"])
-    assert s.hits[P["Eric"]] == 5 and s.c_dealer == 0
+    assert s.hits[P["Eric"]] == 5 and s.damage_dealer == 0
     assert s.phase_name() == "DAMAGE_FOLLOWUP" and legal(s) == {card("CAPTURE"), PASS}
     s = will_on_eric("PSYCHIC_ATTACK", [1, 1, 6, 6, 3])
     act(s, P["Corwin"], card("PSYCHIC_ATTACK"), P["Eric"])
-    assert s.hits[P["Eric"]] == 8 and s.hits[P["Corwin"]] == 12 and s.dice_i == 4
+    assert s.hits[P["Eric"]] == 8 and s.hits[P["Corwin"]] == 12 and s.dice_used == 4
 
 
 def test_psychic_hold_lost_sets_nothing():
     s = will_on_eric("PSYCHIC_HOLD", [1, 1, 6, 6])
     act(s, P["Corwin"], card("PSYCHIC_HOLD"), P["Eric"])
-    assert s.hold[P["Eric"]] == 0 and s.c_tot == [13, 21]
+    assert s.psychic_hold[P["Eric"]] == 0 and s.contest_totals == [13, 21]
 
 
 def test_mind_probe_lost_reveals_nothing():
@@ -537,11 +539,11 @@ def test_emotional_fury_each_side_once():
     act(s, card("EMOTIONAL_FURY"))
     assert s.phase_name() == "FURY" and s.current_player == 1
     act(s, card("EMOTIONAL_FURY"))
-    assert s.c_tot == [11 + 5 + 2, 9 + 5 + 2] and s.hold[P["Eric"]] == 1
+    assert s.contest_totals == [11 + 5 + 2, 9 + 5 + 2] and s.psychic_hold[P["Eric"]] == 1
     # only the defender's fury: it turns the contest
     s = will_on_eric("PSYCHIC_HOLD", [1, 1, 1, 1], p0=["EMOTIONAL_FURY"], p1=["EMOTIONAL_FURY"])
     act(s, P["Corwin"], card("PSYCHIC_HOLD"), P["Eric"], PASS, card("EMOTIONAL_FURY"))
-    assert s.c_tot == [13, 16] and s.hold[P["Eric"]] == 0
+    assert s.contest_totals == [13, 16] and s.psychic_hold[P["Eric"]] == 0
 
 
 # --------------------------------------------------------------------------- non-card actions
@@ -550,7 +552,7 @@ def test_bide_draws_one():
     add_prince(s, "Brand")
     stack_deck(s, ["MIND_PROBE"])
     act(s, P["Corwin"], noncard("BIDE"))
-    assert s.hk[0][K["MIND_PROBE"]] == 1 and len(s.hands[0]) == 1 and s.acted[P["Corwin"]]
+    assert s.hand_kinds[0][K["MIND_PROBE"]] == 1 and len(s.hands[0]) == 1 and s.acted[P["Corwin"]]
 
 
 def test_recuperate_heals_up_to_full():
@@ -600,21 +602,21 @@ def test_raise_army_to_an_exile_or_to_the_garrison():
     s = position(order=CE, dice=[3, 5])
     add_prince(s, "Brand")
     act(s, P["Corwin"], noncard("RAISE_ARMY"))
-    assert s.armies[P["Corwin"]] == 3 and s.G == 12
+    assert s.armies[P["Corwin"]] == 3 and s.garrison == 12
     s = position(order=CE, dice=[5])
     give_amber(s, 0)
     add_prince(s, "Brand")
     act(s, P["Corwin"], noncard("RAISE_ARMY"))
-    assert s.armies[P["Corwin"]] == 0 and s.G == 17 and s.role[P["Corwin"]] == KING
+    assert s.armies[P["Corwin"]] == 0 and s.garrison == 17 and s.role[P["Corwin"]] == KING
 
 
 def test_intrigue_needs_five_or_six():
     s = position(order=CE, dice=[4, 5])
     add_prince(s, "Brand")
     act(s, P["Corwin"], noncard("INTRIGUE"), P["Julian"])
-    assert s.ctrl[P["Julian"]] == -1
+    assert s.controller[P["Julian"]] == -1
     act(s, P["Brand"], noncard("INTRIGUE"), P["Julian"])
-    assert s.ctrl[P["Julian"]] == 0
+    assert s.controller[P["Julian"]] == 0
 
 
 def test_escape_roll_for_a_captive_only():
@@ -629,7 +631,7 @@ def test_escape_roll_for_a_captive_only():
     assert s.captured[b] and s.acted[b]
     reopen(s, 0)
     act(s, b, noncard("ESCAPE"))
-    assert not s.captured[b] and s.jailer[b] == -1 and s.role[b] == EXILE and s.ctrl[b] == 0
+    assert not s.captured[b] and s.jailer[b] == -1 and s.role[b] == EXILE and s.controller[b] == 0
 
 
 def test_every_card_kind_and_noncard_action_has_a_scenario():

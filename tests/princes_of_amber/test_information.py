@@ -42,7 +42,7 @@ def test_every_viewer_gets_the_same_redeal_from_any_consistent_truth():
 
 def test_redeal_keeps_the_window_another_player_is_asked():
     s = position(order=["Corwin", "Eric"], hands={0: ["FIGHT"], 1: ["GET_AWAY", "BLESSING", "AMNESIA"]})
-    s.ctrl[P["Brand"]] = 0
+    s.controller[P["Brand"]] = 0
     s.refresh()
     act(s, P["Corwin"], card("FIGHT"), P["Eric"])
     assert s.phase_name() == "NEGATE" and s.current_player == 1
@@ -51,13 +51,13 @@ def test_redeal_keeps_the_window_another_player_is_asked():
         assert d.current_player == 1 and d.phase_name() == "NEGATE"
         # the window is only posed to a holder of a negating card: the redeal honours that
         assert any(a != PASS for a in d.legal) and PASS in d.legal
-        assert all(d.hk[1][a - card(0)] > 0 for a in d.legal if a != PASS)
+        assert all(d.hand_kinds[1][a - card(0)] > 0 for a in d.legal if a != PASS)
         assert set(np.flatnonzero(d.legal_action_mask())) == set(d.legal)
 
 
 def test_other_players_deck_memory_is_rebuilt_from_the_redeal():
     s = position(order=["Corwin", "Eric"], hands={0: ["LOOK_AHEAD", "FIGHT"], 1: ["FIGHT"]})
-    s.ctrl[P["Brand"]] = 0
+    s.controller[P["Brand"]] = 0
     s.refresh()
     act(s, P["Corwin"], card("LOOK_AHEAD"))
     assert len(s.known_top[0]) >= 3
@@ -76,15 +76,15 @@ def test_memory_of_a_third_players_hand_is_forgotten():
     s = position(
         n=3, order=["Corwin", "Eric", "Benedict"], hands={0: ["GOSSIP"], 1: ["FIGHT"], 2: ["CAPTURE"]}
     )
-    s.ctrl[P["Brand"]] = 0
+    s.controller[P["Brand"]] = 0
     s.refresh()
-    s.known_hand[0][2] = list(s.hk[2])  # p0 saw p2's hand
+    s.known_hand[0][2] = list(s.hand_kinds[2])  # p0 saw p2's hand
     d = s.determinize(1, np.random.default_rng(0))
     assert d.known_hand[0][2] is None
     # what p0 knows of the viewer's own hand is kept: the viewer can work it out
-    s.known_hand[0][1] = list(s.hk[1])
+    s.known_hand[0][1] = list(s.hand_kinds[1])
     d = s.determinize(1, np.random.default_rng(0))
-    assert d.known_hand[0][1] == s.hk[1] and d.hands[1] == s.hands[1]
+    assert d.known_hand[0][1] == s.hand_kinds[1] and d.hands[1] == s.hands[1]
 
 
 def test_evaluate_favours_the_stronger_player_and_stays_zero_sum():
@@ -92,7 +92,7 @@ def test_evaluate_favours_the_stronger_player_and_stays_zero_sum():
     even = s.evaluate()
     assert np.allclose(even, 0.0)
     for name in ("Brand", "Gerard", "Caine"):
-        s.ctrl[P[name]] = 0
+        s.controller[P[name]] = 0
     v = s.evaluate()
     assert v[0] > 0 > v[1] and abs(v.sum()) < 1e-9 and np.all(np.abs(v) < 1)
     s.take_amber(1)
@@ -106,7 +106,7 @@ def test_evaluate_keeps_eliminated_players_exact():
     v = s.evaluate()
     assert v[2] == -1.0 and abs(v.sum()) < 1e-9
     assert np.all(v[:2] >= 0.0 - 1e-9) and np.all(v[:2] <= 1.0)
-    s.ctrl[P["Brand"]] = 0
+    s.controller[P["Brand"]] = 0
     v = s.evaluate()
     assert v[0] > v[1] >= 0.0 and v[2] == -1.0
 

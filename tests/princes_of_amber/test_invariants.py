@@ -14,11 +14,11 @@ def check(s) -> None:
     assert sorted(s.deck.draw_pile + s.deck.discard + [c for h in s.hands for c in h]) == list(
         range(s.game.num_cards)
     )
-    assert all(a >= 0 for a in s.armies) and s.G >= 0
+    assert all(a >= 0 for a in s.armies) and s.garrison >= 0
     for i in range(9):
         # exactly one state: dead, captured (always an exile), or free
         if not s.alive[i]:
-            assert s.ctrl[i] == -1 and s.role[i] == EXILE and not s.captured[i]
+            assert s.controller[i] == -1 and s.role[i] == EXILE and not s.captured[i]
         if s.captured[i]:
             assert s.role[i] == EXILE and s.alive[i]
         if s.role[i] != EXILE:
@@ -27,16 +27,16 @@ def check(s) -> None:
     for r in (1, 2, 3):
         assert s.role.count(r) <= 1
     if s.amber >= 0:
-        k = s.pp[s.amber]
+        k = s.player_prince[s.amber]
         assert k >= 0 and s.role[k] == KING and s.alive[k] and not s.captured[k]
     else:
-        assert all(s.ctrl[i] < 0 for i in range(9) if s.role[i] != EXILE)
-    for p in range(s.n):
+        assert all(s.controller[i] < 0 for i in range(9) if s.role[i] != EXILE)
+    for p in range(s.num_players):
         if not s.in_game[p]:
             assert not s.hands[p] and p != s.current_player
-            assert all(c != p for c in s.ctrl)
-        elif s.pp[p] >= 0:
-            assert s.ctrl[s.pp[p]] == p
+            assert all(c != p for c in s.controller)
+        elif s.player_prince[p] >= 0:
+            assert s.controller[s.player_prince[p]] == p
         if s.amber != p:
             assert s.hold_count[p] == 0
     if not s.done:
@@ -45,7 +45,7 @@ def check(s) -> None:
             p = s.current_player
             assert (
                 len(s.hands[p]) <= s.wit_limit(p)
-                or any(f["t"] != "TURN_END" and f["t"] != "ACTION_SELECT" for f in s.stack)
+                or any(f.name != "TURN_END" and f.name != "ACTION_SELECT" for f in s.stack)
                 or True
             )
 
@@ -57,7 +57,7 @@ def play(n: int, seed: int, **config):
     steps = 0
     while not s.done:
         check(s)
-        if s.phase_name() == "ACTION_SELECT" and not any(f["t"] == "CHOOSE_ACTION" for f in s.stack):
+        if s.phase_name() == "ACTION_SELECT" and not any(f.name == "CHOOSE_ACTION" for f in s.stack):
             # hands never exceed the Wit limit after the Fate phase (until Bide/Walk draw more)
             p = s.current_player
             if not any(s.acted) and s.turn_player == p:
@@ -102,7 +102,7 @@ def test_eliminated_players_get_fixed_low_ranks():
             assert min(r[p] for p in inside) > max(r[p] for p in out)
             for a in out:
                 for b in out:
-                    if s.elim_order[a] > s.elim_order[b]:
+                    if s.elimination_order[a] > s.elimination_order[b]:
                         assert r[a] > r[b]
     assert seen > 0
 
@@ -134,7 +134,7 @@ def test_determinize_keeps_peeks_and_hides_the_rest():
         order=["Corwin", "Eric"],
         hands={0: ["LOOK_AHEAD", "GOSSIP", "FIGHT", "MIND_PROBE", "EXILE"], 1: ["FIGHT", "CAPTURE"]},
     )
-    s.ctrl[P["Brand"]] = 0
+    s.controller[P["Brand"]] = 0
     s.refresh()
     act(s, P["Corwin"], card("LOOK_AHEAD"), P["Brand"], card("GOSSIP"), 9)
     ck = s.game.card_kind
@@ -153,7 +153,7 @@ def test_observation_after_opponent_looked_at_my_hand():
     from tests.princes_of_amber.helpers import P, act, card, position
 
     s = position(order=["Corwin", "Eric"], hands={0: ["GOSSIP"], 1: ["FIGHT", "CAPTURE"]})
-    s.ctrl[P["Brand"]] = 0
+    s.controller[P["Brand"]] = 0
     s.refresh()
     before = s.observation(1)
     act(s, P["Corwin"], card("GOSSIP"), 9)

@@ -38,7 +38,7 @@ def test_fast_encoder_matches_reference_on_random_play(config):
         s = game.new_initial_state(seed)
         while True:
             # every viewer on the evolving state (cached path), the mover also on a fresh clone (cold path)
-            for p in range(s.n):
+            for p in range(s.num_players):
                 same(s, p)
             if s.current_player >= 0 and rnd.random() < 0.1:
                 same(s.clone(), s.current_player)
@@ -66,7 +66,7 @@ def test_fast_encoder_matches_reference_on_determinizations_and_round_trips():
 
 def test_fast_encoder_follows_direct_edits():
     s = position(order=["Corwin", "Eric"], hands={0: ["FIGHT", "GOSSIP"], 1: ["CAPTURE"]})
-    s.ctrl[P["Brand"]] = 0
+    s.controller[P["Brand"]] = 0
     s.refresh()
     for p in range(2):
         same(s, p)
@@ -74,11 +74,11 @@ def test_fast_encoder_follows_direct_edits():
     s.hits[P["Eric"]] = 3
     s.armies[P["Corwin"]] = 25
     s.amnesia[P["Eric"]] = 2
-    s.hold[P["Brand"]] = 1
+    s.psychic_hold[P["Brand"]] = 1
     s.captured[P["Julian"]], s.jailer[P["Julian"]] = 1, 0
     s.role[P["Bleys"]] = 1
-    s.pp[0] = P["Brand"]
-    s.G = 45
+    s.player_prince[0] = P["Brand"]
+    s.garrison = 45
     for p in range(2):
         same(s, p)
     ck = s.game.card_kind

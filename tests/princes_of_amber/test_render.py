@@ -6,7 +6,7 @@ from __future__ import annotations
 from PIL import ImageDraw
 
 from meeplezoo.envs.core import draw
-from meeplezoo.envs.princes_of_amber import cards as C
+from meeplezoo.envs.princes_of_amber.acts import action_name
 from meeplezoo.envs.princes_of_amber.render import ATTRIBUTE_LEGEND
 from tests.princes_of_amber.helpers import position
 
@@ -55,7 +55,7 @@ def test_hands_are_spelt_like_the_card_moves_and_only_the_viewer_sees_its_own():
     s = position(n=3, hands={0: ["FIGHT", "CAPTURE", "CAPTURE"], 1: ["GET_AWAY"]})
     text = s.render_ansi(0)
     for a in s.legal_actions():
-        name = C.action_name(a)
+        name = action_name(a)
         if name.startswith("card "):
             assert name[len("card ") :] + " x" in text
         if name.startswith("prince "):

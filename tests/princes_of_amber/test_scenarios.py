@@ -12,7 +12,12 @@ from tests.princes_of_amber.helpers import (
     NORTH,
     PASS,
     SUPPORT,
+    ActionSelect,
+    Damage,
+    Kind,
     P,
+    Turn,
+    TurnEnd,
     act,
     card,
     legal,
@@ -27,9 +32,9 @@ from tests.princes_of_amber.helpers import (
 def give_amber(s, q, regents=()):
     """p q holds Amber with its PP as King (set up through take_amber, no appointing)."""
     for i in regents:
-        s.ctrl[i] = q
+        s.controller[i] = q
     s.take_amber(q)
-    s.stack = [f for f in s.stack if f["t"] != "APPOINT"]
+    s.stack = [f for f in s.stack if f.name != "APPOINT"]
     s.refresh()
 
 
@@ -38,11 +43,11 @@ def test_setup_two_players():
     s = AmberGame(num_players=2).new_initial_state(7)
     assert len(s.deck.draw_pile) == 89 and len(s.hands[0]) == 6 and len(s.hands[1]) == 5
     assert total_cards(s) == 100
-    assert all(s.role[s.pp[p]] == EXILE and s.armies[s.pp[p]] == 0 for p in range(2))
+    assert all(s.role[s.player_prince[p]] == EXILE and s.armies[s.player_prince[p]] == 0 for p in range(2))
     lords = [i for i in range(9) if s.role[i] != EXILE]
-    assert sorted(s.role[i] for i in lords) == [0, 1, 2, 3] and all(s.ctrl[i] < 0 for i in lords)
-    assert sum(1 for i in range(9) if s.role[i] == EXILE and s.ctrl[i] < 0) == 3
-    assert s.G == 12 and s.amber == -1
+    assert sorted(s.role[i] for i in lords) == [0, 1, 2, 3] and all(s.controller[i] < 0 for i in lords)
+    assert sum(1 for i in range(9) if s.role[i] == EXILE and s.controller[i] < 0) == 3
+    assert s.garrison == 12 and s.amber == -1
     assert s.current_player == 0 and s.phase_name() in ("ACTION_SELECT", "FATE_DISCARD")
 
 
@@ -51,10 +56,10 @@ def test_hand_limit_gerard():
     s = position(
         order=["Gerard", "Eric"], hands={0: ["FIGHT", "FIGHT", "CAPTURE", "GET_AWAY", "BLESSING", "EXILE"]}
     )
-    s.stack = [{"t": "TURN", "p": 0}]
+    s.stack = [Turn(0)]
     s._run()
     assert len(s.hands[0]) == 7 and s.phase_name() == "FATE_DISCARD"
-    held = {card(k) for k in range(36) if s.hk[0][k] > 0}
+    held = {card(k) for k in range(36) if s.hand_kinds[0][k] > 0}
     assert legal(s) == held
     act(s, card("FIGHT"))
     assert len(s.hands[0]) == 6 and s.phase_name() == "ACTION_SELECT"
@@ -65,11 +70,11 @@ def scenario3():
         order=["Benedict", "Eric"],
         hands={0: ["FIGHT", "CAPTURE", "SHOW_MERCY"], 1: ["GET_AWAY", "CALL_THE_GUARDS", "NEGATE_CAPTURE"]},
     )
-    s.ctrl[P["Random"]] = 1
+    s.controller[P["Random"]] = 1
     s.refresh()
     act(s, P["Benedict"], card("FIGHT"), P["Random"])
     assert s.phase_name() == "NEGATE" and s.current_player == 1
-    s.dice, s.dice_i = [3, 4, 2, 3, 4], 0
+    s.dice, s.dice_used = [3, 4, 2, 3, 4], 0
     act(s, PASS)
     assert s.hits[P["Random"]] == 3
     assert s.phase_name() == "DAMAGE_FOLLOWUP" and s.current_player == 0
@@ -89,7 +94,7 @@ def test_tie_reroll():
     """Interpretation 22."""
     s = position(order=["Corwin", "Eric"], hands={0: ["FIGHT"]}, dice=[1, 1, 2, 1, 6, 6, 1, 1, 2])
     act(s, P["Corwin"], card("FIGHT"), P["Eric"])
-    assert s.hits[P["Eric"]] == 6 and s.dice_i == 9
+    assert s.hits[P["Eric"]] == 6 and s.dice_used == 9
 
 
 def test_negate_conditions():
@@ -101,18 +106,18 @@ def test_negate_conditions():
     )
     king = s.role.index(KING)
     act(s, P["Corwin"], card("FIGHT"), king)
-    assert s.dice_i == 5 and s.hits[king] == s.attrs[king][0] - 1  # no window: resolved at once
+    assert s.dice_used == 5 and s.hits[king] == s.attributes[king][0] - 1  # no window: resolved at once
     s = position(
         order=["Corwin", "Eric"], hands={0: ["FIGHT"], 1: ["GET_AWAY", "HIDE_IN_SHADOW", "LORDS_IN_AMBER"]}
     )
-    s.ctrl[P["Brand"]] = 0  # a second prince keeps p0's action phase open
+    s.controller[P["Brand"]] = 0  # a second prince keeps p0's action phase open
     s.refresh()
     act(s, P["Corwin"], card("FIGHT"), P["Eric"])
     assert s.phase_name() == "NEGATE"
     assert legal(s) == {card("GET_AWAY"), card("HIDE_IN_SHADOW"), PASS}
     act(s, card("HIDE_IN_SHADOW"))
     ck = s.game.card_kind
-    assert s.dice_i == 0 and sorted(ck[c] for c in s.deck.discard[-2:]) == sorted([0, 5])
+    assert s.dice_used == 0 and sorted(ck[c] for c in s.deck.discard[-2:]) == sorted([0, 5])
     assert s.acted[P["Corwin"]] == 1
 
 
@@ -127,7 +132,7 @@ def test_capture_negated_or_not():
     set_hand(s, 1, ["CALL_THE_GUARDS"])
     act(s, card("CAPTURE"))
     r = P["Random"]
-    assert s.captured[r] and s.jailer[r] == 0 and s.ctrl[r] == 1
+    assert s.captured[r] and s.jailer[r] == 0 and s.controller[r] == 1
 
 
 def test_kill_neutral_king_take_amber_and_appoint():
@@ -137,7 +142,7 @@ def test_kill_neutral_king_take_amber_and_appoint():
         hands={0: ["FIGHT", "GAIN_NEUTRAL"]},
         dice=[6, 6, 1, 1, 2],
     )
-    s.ctrl[P["Julian"]] = 0
+    s.controller[P["Julian"]] = 0
     s.armies[P["Bleys"]], s.armies[P["Julian"]] = 3, 2
     s.hits[P["Caine"]] = 2
     s.refresh()
@@ -145,14 +150,19 @@ def test_kill_neutral_king_take_amber_and_appoint():
     assert not s.alive[P["Caine"]]
     assert s.amber == 0 and s.role[P["Bleys"]] == KING and s.role[P["Julian"]] == GUARDIAN
     for old in ("Benedict", "Gerard", "Random"):
-        assert s.role[P[old]] == EXILE and s.ctrl[P[old]] == -1
-    assert s.G == 17 and s.armies[P["Bleys"]] == 0 and s.armies[P["Julian"]] == 0 and s.hold_count == [0, 0]
+        assert s.role[P[old]] == EXILE and s.controller[P[old]] == -1
+    assert (
+        s.garrison == 17
+        and s.armies[P["Bleys"]] == 0
+        and s.armies[P["Julian"]] == 0
+        and s.hold_count == [0, 0]
+    )
     assert s.phase_name() == "APPOINT" and s.current_player == 0
     assert {P["Benedict"], P["Gerard"], P["Random"], P["Eric"], PASS} <= legal(s)
     act(s, P["Benedict"])
-    assert s.role[P["Benedict"]] == NORTH and s.ctrl[P["Benedict"]] == -1
+    assert s.role[P["Benedict"]] == NORTH and s.controller[P["Benedict"]] == -1
     act(s, PASS)
-    assert P["Benedict"] not in s.prince_targets(0, P["Julian"], 25)
+    assert P["Benedict"] not in s.prince_targets(0, Kind.GAIN_NEUTRAL)
 
 
 def test_neutral_amber_war():
@@ -163,14 +173,16 @@ def test_neutral_amber_war():
         dice=[6, 6, 1, 1, 3],
     )
     s.armies[P["Benedict"]] = 6
-    s.G = 3
+    s.garrison = 3
     s.refresh()
     act(s, P["Benedict"], card("CONQUER"))
     assert s.phase_name() == "SUPPORT" and s.current_player == 1 and legal(s) == {SUPPORT, PASS}
     act(s, PASS)
-    assert s.war["att"] == 11 and s.war["dfn"] == 8
-    assert s.amber == 0 and s.role[P["Benedict"]] == KING and s.G == 6 and s.armies[P["Benedict"]] == 0
-    assert all(s.role[P[x]] == EXILE and s.ctrl[P[x]] == -1 for x in ("Caine", "Corwin", "Gerard", "Random"))
+    assert s.war.attack == 11 and s.war.defence == 8
+    assert s.amber == 0 and s.role[P["Benedict"]] == KING and s.garrison == 6 and s.armies[P["Benedict"]] == 0
+    assert all(
+        s.role[P[x]] == EXILE and s.controller[P[x]] == -1 for x in ("Caine", "Corwin", "Gerard", "Random")
+    )
     assert s.phase_name() == "APPOINT"
     act(s, PASS)
     assert s.phase_name() == "WAR_FOLLOWUP" and s.current_player == 0
@@ -189,7 +201,7 @@ def war9(extra_p0=("SHADOW_MASTERY",)):
     for i in range(9):
         s.role[i] = EXILE
     s.role[P["Eric"]], s.role[P["Benedict"]], s.role[P["Caine"]] = KING, GUARDIAN, NORTH
-    s.ctrl[P["Benedict"]] = 1
+    s.controller[P["Benedict"]] = 1
     s.amber = 1
     s.armies[P["Corwin"]] = 2
     s.refresh()
@@ -203,14 +215,14 @@ def test_controlled_amber_defence_blocks_and_army_loss():
     assert s.phase_name() == "NEGATE" and s.current_player == 1 and legal(s) == {card("BLOCK_THE_WAY"), PASS}
     act(s, PASS)
     assert s.phase_name() == "BLOCK" and legal(s) == {card("WALLS_OF_AMBER"), card("ARMY_LOSS"), PASS}
-    s.dice, s.dice_i = [6], 0
+    s.dice, s.dice_used = [6], 0
     act(s, card("WALLS_OF_AMBER"))
-    assert s.phase_name() == "SHADOW_MASTERY" and s.current_player == 0 and s.dice_i == 0
+    assert s.phase_name() == "SHADOW_MASTERY" and s.current_player == 0 and s.dice_used == 0
     act(s, card("SHADOW_MASTERY"))  # Walls negated: no die
-    assert s.dice_i == 0 and s.war["wb"] == 0
+    assert s.dice_used == 0 and s.war.walls_bonus == 0
     act(s, card("ARMY_LOSS"))  # p0 holds no Shadow Mastery now: the window is skipped, die rolled
-    assert s.dice_i == 1 and s.armies[P["Corwin"]] == 0
-    assert s.war["dfn"] == 20 and s.war["won"] == 0
+    assert s.dice_used == 1 and s.armies[P["Corwin"]] == 0
+    assert s.war.defence == 20 and s.war.won == 0
     assert s.phase_name() == "WAR_FOLLOWUP" and s.current_player == 1
     assert legal(s) == {card("BATTLE_WOUNDS"), PASS}
 
@@ -219,11 +231,11 @@ def test_walls_die_after_shadow_mastery_pass():
     """Attacking Amber, step 2: the die is rolled after the Shadow Mastery window."""
     s = war9()
     act(s, P["Corwin"], card("CONQUER"), PASS)
-    s.dice, s.dice_i = [4], 0
+    s.dice, s.dice_used = [4], 0
     act(s, card("WALLS_OF_AMBER"))
-    assert s.dice_i == 0
+    assert s.dice_used == 0
     act(s, PASS)
-    assert s.dice_i == 1 and s.war["wb"] == 4
+    assert s.dice_used == 1 and s.war.walls_bonus == 4
 
 
 def test_conquer_legality():
@@ -237,16 +249,16 @@ def test_conquer_legality():
     act(s, P["Corwin"])
     assert card("CONQUER") in legal(s)
     s = position(order=["Corwin", "Eric"], hands={0: ["CONQUER"]})
-    s.ctrl[P["Brand"]] = 0
+    s.controller[P["Brand"]] = 0
     s.armies[P["Brand"]] = 3
     s.captured[P["Corwin"]], s.jailer[P["Corwin"]] = 1, 1
     s.refresh()
     act(s, P["Brand"])
     assert card("CONQUER") not in legal(s)  # the PP is captured
     s = war9()
-    s.ctrl[P["Caine"]] = 1  # p1's regent, a Lord, has armies: a Lord cannot conquer
+    s.controller[P["Caine"]] = 1  # p1's regent, a Lord, has armies: a Lord cannot conquer
     s.armies[P["Caine"]] = 3
-    s.stack = [{"t": "TURN_END", "p": 1}, {"t": "ACTION_SELECT", "p": 1}]
+    s.stack = [TurnEnd(1), ActionSelect(1)]
     set_hand(s, 1, ["CONQUER"])
     s.refresh()
     act(s, P["Caine"])
@@ -292,26 +304,28 @@ def test_v1_capture_last_prince():
 def test_succession_and_elimination():
     """Interpretations 19 and 20."""
     s = position(order=["Corwin", "Eric"], hands={0: ["SHADOW_ASSASSINS"]}, dice=[3])
-    s.ctrl[P["Caine"]] = 1
+    s.controller[P["Caine"]] = 1
     s.hits[P["Eric"]] = 1
     s.refresh()
     act(s, P["Corwin"], card("SHADOW_ASSASSINS"), P["Eric"])
     assert s.phase_name() == "SUCCESSION" and s.current_player == 1 and legal(s) == {P["Caine"]}
     act(s, P["Caine"])
-    assert s.pp[1] == P["Caine"]
+    assert s.player_prince[1] == P["Caine"]
     # Caine dies, no allies: one neutral non-Lord exile is left
-    exiles = [i for i in range(9) if s.role[i] == EXILE and s.ctrl[i] < 0 and s.alive[i] and i != P["Eric"]]
+    exiles = [
+        i for i in range(9) if s.role[i] == EXILE and s.controller[i] < 0 and s.alive[i] and i != P["Eric"]
+    ]
     for i in exiles[1:]:
         s.alive[i] = 0
     s.alive[P["Eric"]] = 0
-    s.stack.append({"t": "DAMAGE", "v": P["Caine"], "dealer": 0, "d": 20})
+    s.stack.append(Damage(P["Caine"], 0, 20))
     s._run()
     assert s.phase_name() == "SUCCESSION" and legal(s) == {exiles[0]}
     act(s, exiles[0])
-    assert s.pp[1] == exiles[0] and s.ctrl[exiles[0]] == 1
+    assert s.player_prince[1] == exiles[0] and s.controller[exiles[0]] == 1
     # and now nobody is left
     set_hand(s, 1, ["FIGHT", "GET_AWAY"])
-    s.stack.append({"t": "DAMAGE", "v": exiles[0], "dealer": 0, "d": 20})
+    s.stack.append(Damage(exiles[0], 0, 20))
     s._run()
     assert not s.in_game[1] and s.hands[1] == [] and s.winner == 0 and total_cards(s) == 100
     assert list(s.returns()) == [1.0, -1.0]
@@ -320,17 +334,17 @@ def test_succession_and_elimination():
 def test_psychic_hold():
     """Interpretation 23."""
     s = position(order=["Corwin", "Gerard"], hands={0: ["PSYCHIC_HOLD", "FIGHT", "FIGHT"]}, dice=[6, 6, 1, 1])
-    s.ctrl[P["Brand"]] = 0
+    s.controller[P["Brand"]] = 0
     s.refresh()
     act(s, P["Corwin"], card("PSYCHIC_HOLD"), P["Gerard"])
-    assert s.hold[P["Gerard"]] == 1
-    s.dice, s.dice_i = [1, 1, 1, 1, 1], 0
+    assert s.psychic_hold[P["Gerard"]] == 1
+    s.dice, s.dice_used = [1, 1, 1, 1, 1], 0
     act(s, P["Brand"], card("FIGHT"), P["Gerard"])
-    assert s.c_tot == [9, 7] and s.hold[P["Gerard"]] == 0
+    assert s.contest_totals == [9, 7] and s.psychic_hold[P["Gerard"]] == 0
     reopen(s, 0)
-    s.dice, s.dice_i = [1, 1, 1, 1, 1], 0
+    s.dice, s.dice_used = [1, 1, 1, 1, 1], 0
     act(s, P["Brand"], card("FIGHT"), P["Gerard"])
-    assert s.c_tot == [9, 14]
+    assert s.contest_totals == [9, 14]
 
 
 def test_mind_probe_memory():
@@ -342,7 +356,7 @@ def test_mind_probe_memory():
         hands={0: ["MIND_PROBE", "FIGHT"], 1: ["FIGHT", "FIGHT", "GET_AWAY"]},
         dice=[6, 6, 1, 1],
     )
-    s.ctrl[P["Brand"]] = 0
+    s.controller[P["Brand"]] = 0
     s.refresh()
     act(s, P["Corwin"], card("MIND_PROBE"), P["Eric"])
     obs = s.observation(0)
@@ -359,7 +373,7 @@ def test_look_ahead_attribution():
     from meeplezoo.envs.princes_of_amber.observe import O_KNOWN, O_TOP, TOP_W
 
     s = position(order=["Corwin", "Eric"], hands={0: ["LOOK_AHEAD"]})
-    s.ctrl[P["Brand"]] = 0  # a second prince keeps p0's action phase open
+    s.controller[P["Brand"]] = 0  # a second prince keeps p0's action phase open
     s.refresh()
     ck = s.game.card_kind
     dp = s.deck.draw_pile
@@ -394,7 +408,7 @@ def test_not_really_dead_on_king():
     """Interpretation 27."""
     s = position(order=["Corwin", "Eric"], hands={0: ["FIGHT"], 1: ["NOT_REALLY_DEAD"]}, dice=[6, 6, 1, 1, 3])
     give_amber(s, 1)
-    s.ctrl[P["Julian"]] = 1
+    s.controller[P["Julian"]] = 1
     s.role[P["Julian"]] = EXILE
     s.hits[P["Eric"]] = 1
     s.refresh()
@@ -402,30 +416,30 @@ def test_not_really_dead_on_king():
     assert s.phase_name() == "DEATH" and s.current_player == 1
     act(s, card("NOT_REALLY_DEAD"))
     e = P["Eric"]
-    assert s.alive[e] and s.hits[e] == 8 and s.ctrl[e] == -1 and s.role[e] == EXILE
+    assert s.alive[e] and s.hits[e] == 8 and s.controller[e] == -1 and s.role[e] == EXILE
     assert s.amber == 0 and s.role[P["Corwin"]] == KING
     assert s.phase_name() == "APPOINT" and s.current_player == 0
     act(s, PASS)
     assert s.phase_name() == "SUCCESSION" and s.current_player == 1 and P["Julian"] in legal(s)
     act(s, P["Julian"])
-    assert s.pp[1] == P["Julian"] and not s.done
+    assert s.player_prince[1] == P["Julian"] and not s.done
 
 
 def test_intrigue():
     """Interpretation 32."""
     s = position(order=["Corwin", "Eric", "Caine", "Benedict", "Gerard", "Random"], dice=[4])
-    s.ctrl[P["Brand"]] = 0
-    s.ctrl[P["Benedict"]] = 1  # an ally regent of p1 (set up directly)
+    s.controller[P["Brand"]] = 0
+    s.controller[P["Benedict"]] = 1  # an ally regent of p1 (set up directly)
     s.refresh()
     act(s, P["Corwin"], noncard("INTRIGUE"), P["Julian"])
-    assert s.ctrl[P["Julian"]] == -1
-    s.dice, s.dice_i = [5, 6], 0
+    assert s.controller[P["Julian"]] == -1
+    s.dice, s.dice_used = [5, 6], 0
     act(s, P["Brand"], noncard("INTRIGUE"), P["Julian"])
-    assert s.ctrl[P["Julian"]] == 0
+    assert s.controller[P["Julian"]] == 0
     s.acted[P["Corwin"]] = 0
     s.refresh()
     act(s, P["Corwin"], noncard("INTRIGUE"), P["Benedict"])
-    assert s.ctrl[P["Benedict"]] == -1 and s.role[P["Benedict"]] == GUARDIAN
+    assert s.controller[P["Benedict"]] == -1 and s.role[P["Benedict"]] == GUARDIAN
 
 
 def test_regent_offers():
@@ -440,7 +454,7 @@ def test_regent_offers():
     s.armies[P["Eric"]] = 4
     s.refresh()
     act(s, P["Bleys"], card("FIGHT"), P["Caine"])
-    assert s.amber == 0 and s.role[P["Bleys"]] == KING and s.G == 12
+    assert s.amber == 0 and s.role[P["Bleys"]] == KING and s.garrison == 12
     cands = legal(s)
     assert {
         P["Benedict"],
@@ -455,42 +469,42 @@ def test_regent_offers():
     act(s, P["Eric"])
     assert s.phase_name() == "REGENT_OFFER" and s.current_player == 1 and legal(s) == {P["Eric"], PASS}
     act(s, P["Eric"])
-    assert s.role[P["Eric"]] == GUARDIAN and s.ctrl[P["Eric"]] == 1 and s.pp[1] == P["Eric"]
-    assert s.G == 16 and s.armies[P["Eric"]] == 0
+    assert s.role[P["Eric"]] == GUARDIAN and s.controller[P["Eric"]] == 1 and s.player_prince[1] == P["Eric"]
+    assert s.garrison == 16 and s.armies[P["Eric"]] == 0
     act(s, P["Corwin"])
     assert s.current_player == 2
     act(s, PASS)
     assert s.phase_name() == "APPOINT" and P["Corwin"] not in legal(s)
     act(s, PASS)
     # p1 gains Julian; p2's Corwin attacks
-    s.ctrl[P["Julian"]] = 1
+    s.controller[P["Julian"]] = 1
     s.armies[P["Corwin"]] = 2
     s.acted = [0] * 9
-    s.stack = [{"t": "TURN_END", "p": 2}, {"t": "ACTION_SELECT", "p": 2}]
+    s.stack = [TurnEnd(2), ActionSelect(2)]
     set_hand(s, 2, ["CONQUER"])
     set_hand(s, 1, [])
     set_hand(s, 0, [])
-    s.dice, s.dice_i = [6, 6, 1, 1, 6], 0
+    s.dice, s.dice_used = [6, 6, 1, 1, 6], 0
     s.refresh()
     act(s, P["Corwin"], card("CONQUER"))
-    assert s.war["att"] == 8 and s.war["dfn"] == 19  # p1 was not asked to support
+    assert s.war.attack == 8 and s.war.defence == 19  # p1 was not asked to support
     # p1's exile ally Julian attacks: Eric does not defend against his own player
     s.acted = [0] * 9
     s.armies[P["Julian"]] = 2
-    s.stack = [{"t": "TURN_END", "p": 1}, {"t": "ACTION_SELECT", "p": 1}]
+    s.stack = [TurnEnd(1), ActionSelect(1)]
     set_hand(s, 1, ["CONQUER"])
     set_hand(s, 0, [])
     set_hand(s, 2, [])
-    s.dice, s.dice_i = [1, 1, 6, 6, 6], 0
+    s.dice, s.dice_used = [1, 1, 6, 6, 6], 0
     s.refresh()
     act(s, P["Julian"], card("CONQUER"))
     assert s.phase_name() == "SUPPORT" and s.current_player == 2
     act(s, PASS)
-    assert s.war["att"] == 7 and s.war["dfn"] == 10
+    assert s.war.attack == 7 and s.war.defence == 10
     # Bleys dies with no causer: Amber falls neutral, Eric back in exile under p1
-    s.stack.append({"t": "DAMAGE", "v": P["Bleys"], "dealer": -1, "d": 20})
+    s.stack.append(Damage(P["Bleys"], -1, 20))
     s._run()
-    assert s.amber == -1 and s.role[P["Eric"]] == EXILE and s.ctrl[P["Eric"]] == 1
+    assert s.amber == -1 and s.role[P["Eric"]] == EXILE and s.controller[P["Eric"]] == 1
 
 
 def test_two_players_no_v1_while_accepted_regent_free():
@@ -512,4 +526,4 @@ def test_v1_waits_for_succession():
     assert not s.done and s.phase_name() == "SUCCESSION" and s.current_player == 1
     j = min(legal(s))
     act(s, j)
-    assert not s.done and s.pp[1] == j
+    assert not s.done and s.player_prince[1] == j
