@@ -86,60 +86,52 @@ def _prince_block(s, player: int) -> np.ndarray:
 def encode_reference(s, player: int) -> np.ndarray:
     """The observation of ``player``, built from scratch (the definition the
     fast encoder is tested against)."""
-    n = s.num_players
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
-    ctrl, role = s.controller, s.role
+    top = s.stack[-1] if s.stack and s.deciding_player >= 0 else None
     pr = obs[O_PRINCES:O_AMBER].reshape(NUM_PRINCES, PRINCE_W)
     pr[:, :29] = _prince_block(s, player)
     pr[:, 29] = s.acted
-    top = s.stack[-1] if s.stack and s.deciding_player >= 0 else None
-    t_target = s.target_prince
-    if top is not None and type(top) is RegentOffer:
-        t_target = top.prince
-    idx = []
-    val = []
-    if s.acting_prince >= 0:
-        idx.append(O_PRINCES + PRINCE_W * s.acting_prince + 30)
-    if t_target >= 0:
-        idx.append(O_PRINCES + PRINCE_W * t_target + 31)
-    if s.damaged_prince >= 0:
-        idx.append(O_PRINCES + PRINCE_W * s.damaged_prince + 32)
-    war = s.war
-    if war is not None:
-        for i in war.losing:
-            idx.append(O_PRINCES + PRINCE_W * i + 33)
-        wa, wp = war.prince, war.player
-        for i in range(NUM_PRINCES):
-            if i == wa or (ctrl[i] == wp and s.alive[i] and not s.captured[i] and role[i] == EXILE):
-                idx.append(O_PRINCES + PRINCE_W * i + 34)
-    val = [1.0] * len(idx)
-    # Amber
+    flagged = [
+        (s.acting_prince, 30),
+        (_shown_target(s, top), 31),
+        (s.damaged_prince, 32),
+    ]
+    if s.war is not None:
+        flagged += [(i, 33) for i in s.war.losing] + [(i, 34) for i in _attacking_group(s, s.war)]
+    for prince, column in flagged:
+        if prince >= 0:
+            pr[prince, column] = 1.0
+    _reference_amber_and_players(obs, s, player, top)
+    _reference_memories(obs, s, player)
+    obs[O_DECK] = len(s.deck.draw_pile) / 100.0
+    obs[O_DECK + 1] = len(s.deck.discard) / 100.0
+    if s.deck.discard:
+        obs[O_DECK + 2 : O_DECK + 2 + NUM_KINDS] = np.minimum(
+            np.bincount(s.game.card_kind_array[s.deck.discard], minlength=NUM_KINDS) / 8.0, 1.0
+        )
+    _reference_decision(obs, s, player, top)
+    np.clip(obs, 0.0, 1.0, out=obs)
+    return obs
+
+
+def _reference_amber_and_players(obs: np.ndarray, s, player: int, top) -> None:
+    n = s.num_players
     am = s.amber
-    idx.append(O_AMBER + ((am - player) % n if am >= 0 else 5))
-    val.append(1.0)
-    idx.append(O_AMBER + 6)
-    val.append(min(1.0, s.garrison / 30.0))
-    if KING not in role:  # the throne is vacant
-        idx.append(O_AMBER + 7)
-        val.append(1.0)
-    ht = s.game.hold_turns
-    declined = ()
-    if top is not None:
-        if type(top) is Appoint:
-            declined = top.declined
-        elif type(top) is RegentOffer and len(s.stack) > 1:
-            declined = s.stack[-2].declined
+    obs[O_AMBER + ((am - player) % n if am >= 0 else 5)] = 1.0
+    obs[O_AMBER + 6] = min(1.0, s.garrison / 30.0)
+    if KING not in s.role:  # the throne is vacant
+        obs[O_AMBER + 7] = 1.0
+    declined = _declined(s, top)
     free_count = [0] * n
     for i in range(NUM_PRINCES):
-        ci = ctrl[i]
-        if ci >= 0 and s.alive[i] and not s.captured[i]:
-            free_count[ci] += 1
+        c = s.controller[i]
+        if c >= 0 and s.alive[i] and not s.captured[i]:
+            free_count[c] += 1
     for r in range(n):
         q = (player + r) % n
         b = O_PLAYERS + PLAYER_W * r
-        idx += (O_AMBER + 8 + r, b, b + 1, b + 2, b + 3, b + 4, b + 5, b + 6)
-        val += (
-            min(1.0, s.hold_count[q] / ht),
+        obs[O_AMBER + 8 + r] = min(1.0, s.hold_count[q] / s.game.hold_turns)
+        obs[b : b + PLAYER_W] = (
             s.in_game[q],
             min(1.0, len(s.hands[q]) / 10.0),
             1.0 if s.turn_player == q else 0.0,
@@ -148,12 +140,13 @@ def encode_reference(s, player: int) -> np.ndarray:
             free_count[q] / 9.0,
             1.0 if q in declined else 0.0,
         )
+
+
+def _reference_memories(obs: np.ndarray, s, player: int) -> None:
+    n = s.num_players
     kt = s.known_top[player]
     for pos in range(7):
-        idx.append(O_TOP + pos * TOP_W + (kt[pos] if pos < len(kt) else NUM_KINDS))
-        val.append(1.0)
-    obs[idx] = val
-    # my hand and what I know of the others
+        obs[O_TOP + pos * TOP_W + (kt[pos] if pos < len(kt) else NUM_KINDS)] = 1.0
     obs[O_HAND : O_HAND + NUM_KINDS] = s.hand_kinds[player]
     row = s.known_hand[player]
     for r in range(1, n):
@@ -163,12 +156,9 @@ def encode_reference(s, player: int) -> np.ndarray:
             obs[b : b + NUM_KINDS] = h
     obs[O_HAND:O_TOP] *= 0.25
     np.minimum(obs[O_HAND:O_TOP], 1.0, out=obs[O_HAND:O_TOP])
-    obs[O_DECK] = len(s.deck.draw_pile) / 100.0
-    obs[O_DECK + 1] = len(s.deck.discard) / 100.0
-    if s.deck.discard:
-        obs[O_DECK + 2 : O_DECK + 2 + NUM_KINDS] = np.minimum(
-            np.bincount(s.game.card_kind_array[s.deck.discard], minlength=NUM_KINDS) / 8.0, 1.0
-        )
+
+
+def _reference_decision(obs: np.ndarray, s, player: int, top) -> None:
     obs[O_PHASE + (top.phase if top is not None else Phase.GAME_OVER)] = 1.0
     if s.pending_act >= 0:
         obs[O_PENDING + s.pending_act] = 1.0
@@ -176,29 +166,20 @@ def encode_reference(s, player: int) -> np.ndarray:
         obs[O_CONTEST + s.contest_type - 1] = 1.0
         obs[O_CONTEST + 3] = s.contest_totals[0] / 40.0
         obs[O_CONTEST + 4] = s.contest_totals[1] / 40.0
+    war = s.war
     if war is not None:
         obs[O_CONTEST + 5] = s.armies[war.prince] / 20.0
         obs[O_CONTEST + 6] = s.garrison / 30.0
         obs[O_CONTEST + 7] = war.shadow_bonus / 12.0
         obs[O_CONTEST + 8] = war.walls_bonus / 12.0
-        sup = 0
-        for bq in war.supporters:
-            sup += sum(
-                s.attributes[i][LEADERSHIP]
-                for i in range(NUM_PRINCES)
-                if ctrl[i] == bq and s.alive[i] and not s.captured[i] and role[i] == EXILE
-            )
-        obs[O_CONTEST + 9] = sup / 30.0
-    if top is not None:
-        if type(top) is EffectDiscard:
-            obs[O_MISC] = top.count / 3.0
-        elif type(top) is FateDiscard:
-            obs[O_MISC] = (len(s.hands[top.player]) - s.wit_limit(top.player)) / 3.0
+        obs[O_CONTEST + 9] = _support_leadership(s, war) / 30.0
+    if type(top) is EffectDiscard:
+        obs[O_MISC] = top.count / 3.0
+    elif type(top) is FateDiscard:
+        obs[O_MISC] = (len(s.hands[top.player]) - s.wit_limit(top.player)) / 3.0
     if s.damage_dealer == player:
         obs[O_MISC + 1] = 1.0
     obs[O_MISC + 2] = s.turns / s.game.max_turns
-    np.clip(obs, 0.0, 1.0, out=obs)
-    return obs
 
 
 # ------------------------------------------------------------------ fast encoder
@@ -301,20 +282,24 @@ def _prince_base(attrs) -> np.ndarray:
 
 
 def _refresh_princes(s, c: _ObsCache) -> None:
+    """Rewrite the columns of A whose source list changed since the last call
+    (``c.ver`` counts the changes), and the free-prince counts if needed."""
+    if _refresh_standing(s, c):
+        free = [0] * 5
+        controller, alive, captured = s.controller, s.alive, s.captured
+        for i in range(NUM_PRINCES):
+            x = controller[i]
+            if x >= 0 and alive[i] and not captured[i]:
+                free[x] += 1
+        c.free = free
+    _refresh_condition(s, c)
+
+
+def _refresh_standing(s, c: _ObsCache) -> bool:
+    """Hits, alive, role, controller and captured columns; True when the
+    free-prince counts must be redone."""
     A, snap = c.A, c.snap
-    hits, alive, role, ctrl, pp, cap, jailer, armies, amnesia, hold, acted = (
-        s.hits,
-        s.alive,
-        s.role,
-        s.controller,
-        s.player_prince,
-        s.captured,
-        s.jailer,
-        s.armies,
-        s.amnesia,
-        s.psychic_hold,
-        s.acted,
-    )
+    hits, alive, role, ctrl, pp, cap = s.hits, s.alive, s.role, s.controller, s.player_prince, s.captured
     if hits != snap[0]:
         A[:, 5] = np.array(hits, dtype=np.float64) / 12.0
         snap[0] = hits[:]
@@ -341,6 +326,13 @@ def _refresh_princes(s, c: _ObsCache) -> None:
         c.ver += 1
         snap[5] = cap[:]
         free_dirty = True
+    return free_dirty
+
+
+def _refresh_condition(s, c: _ObsCache) -> None:
+    """Jailer, armies, amnesia, psychic hold and acted columns."""
+    A, snap = c.A, c.snap
+    jailer, armies, amnesia, hold, acted = s.jailer, s.armies, s.amnesia, s.psychic_hold, s.acted
     if jailer != snap[6]:
         A[:, 20:26] = _EYE6[jailer]
         c.ver += 1
@@ -361,13 +353,6 @@ def _refresh_princes(s, c: _ObsCache) -> None:
         A[:, 29] = acted
         c.ver += 1
         snap[10] = acted[:]
-    if free_dirty:
-        free = [0] * 5
-        for i in range(NUM_PRINCES):
-            x = ctrl[i]
-            if x >= 0 and alive[i] and not cap[i]:
-                free[x] += 1
-        c.free = free
 
 
 class Observer:
@@ -439,6 +424,44 @@ def _clip(v: float) -> float:
     return 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
 
 
+def _shown_target(s, top) -> int:
+    """The prince flagged as the target: the last act's, or the prince of a regency offer."""
+    return top.prince if type(top) is RegentOffer else s.target_prince
+
+
+def _declined(s, top) -> list | tuple:
+    """The players who turned down a regency in the appointment under way."""
+    if type(top) is Appoint:
+        return top.declined
+    if type(top) is RegentOffer and len(s.stack) > 1:
+        return s.stack[-2].declined
+    return ()
+
+
+def _attacking_group(s, war) -> list[int]:
+    """The attacking prince of a war and his player's free exiles."""
+    controller, alive, captured, role = s.controller, s.alive, s.captured, s.role
+    return [
+        i
+        for i in range(NUM_PRINCES)
+        if i == war.prince
+        or (controller[i] == war.player and alive[i] and not captured[i] and role[i] == EXILE)
+    ]
+
+
+def _support_leadership(s, war) -> int:
+    """The Leadership the supporters of a war add (their free exiles')."""
+    controller, alive, captured, role, attributes = s.controller, s.alive, s.captured, s.role, s.attributes
+    total = 0
+    for supporter in war.supporters:
+        total += sum(
+            attributes[i][LEADERSHIP]
+            for i in range(NUM_PRINCES)
+            if controller[i] == supporter and alive[i] and not captured[i] and role[i] == EXILE
+        )
+    return total
+
+
 def encode(s, player: int) -> np.ndarray:
     """The observation of ``player`` (same values as ``encode_reference``), from
     the state's cached numpy tables. Returns a fresh array."""
@@ -446,79 +469,79 @@ def encode(s, player: int) -> np.ndarray:
     if c is None:
         c = s._observer_cache = _ObsCache(s)
     _refresh_princes(s, c)
-    n = s.num_players
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     view = c.views.get(player)
     if view is None or view[0] != c.ver:
-        view = c.views[player] = (c.ver, c.A.take(_perms(n)[player], axis=1).ravel())
+        view = c.views[player] = (c.ver, c.A.take(_perms(s.num_players)[player], axis=1).ravel())
     obs[:O_AMBER] = view[1]
-    ctrl, role = s.controller, s.role
-    stack = s.stack
-    top = stack[-1] if stack and s.deciding_player >= 0 else None
-    # context flags
+    top = s.stack[-1] if s.stack and s.deciding_player >= 0 else None
+    _write_context_flags(obs, s, top)
+    obs[O_AMBER:O_HAND] = _amber_and_players(s, c, player, top)
+    _write_memories(obs, s, c, player)
+    deck = s.deck
+    obs[O_DECK] = min(1.0, len(deck.draw_pile) / 100.0)
+    if deck.discard:
+        obs[O_DECK + 1] = min(1.0, len(deck.discard) / 100.0)
+        obs[O_DECK + 2 : O_DECK + 2 + NUM_KINDS] = _discard_vec(s, c)
+    _write_decision(obs, s, player, top)
+    return obs
+
+
+def _write_context_flags(obs: np.ndarray, s, top) -> None:
+    """Per prince: acting, target, just damaged, losing side, attacking group."""
     if s.acting_prince >= 0:
         obs[PRINCE_W * s.acting_prince + 30] = 1.0
-    t_target = s.target_prince
-    if top is not None and type(top) is RegentOffer:
-        t_target = top.prince
-    if t_target >= 0:
-        obs[PRINCE_W * t_target + 31] = 1.0
+    target = _shown_target(s, top)
+    if target >= 0:
+        obs[PRINCE_W * target + 31] = 1.0
     if s.damaged_prince >= 0:
         obs[PRINCE_W * s.damaged_prince + 32] = 1.0
     war = s.war
     if war is not None:
         for i in war.losing:
             obs[PRINCE_W * i + 33] = 1.0
-        wa, wp = war.prince, war.player
-        alive, cap = s.alive, s.captured
-        for i in range(NUM_PRINCES):
-            if i == wa or (ctrl[i] == wp and alive[i] and not cap[i] and role[i] == EXILE):
-                obs[PRINCE_W * i + 34] = 1.0
-    # Amber and the players, relative to the viewer: one list of 13 + 35 entries
+        for i in _attacking_group(s, war):
+            obs[PRINCE_W * i + 34] = 1.0
+
+
+def _amber_and_players(s, c: _ObsCache, player: int, top) -> list[float]:
+    """Amber and the players, relative to the viewer: one list of 13 + 35 entries."""
+    n = s.num_players
     blk = [0.0] * (O_HAND - O_AMBER)
     am = s.amber
     blk[(am - player) % n if am >= 0 else 5] = 1.0
     blk[6] = min(1.0, s.garrison / 30.0)
-    if KING not in role:  # the throne is vacant
+    if KING not in s.role:  # the throne is vacant
         blk[7] = 1.0
-    declined = ()
-    if top is not None:
-        if type(top) is Appoint:
-            declined = top.declined
-        elif type(top) is RegentOffer and len(stack) > 1:
-            declined = stack[-2].declined
+    declined = _declined(s, top)
     ht = s.game.hold_turns
     free = c.free
-    hold_count, in_game, hands, elim, extra = (
-        s.hold_count,
-        s.in_game,
-        s.hands,
-        s.elimination_order,
-        s.extra_turns,
-    )
-    tp = s.turn_player
+    hold_count, in_game, hands = s.hold_count, s.in_game, s.hands
+    elimination, extra, turn_player = s.elimination_order, s.extra_turns, s.turn_player
     for r, q, b in _seats(n)[player]:
         if hold_count[q]:
             blk[8 + r] = min(1.0, hold_count[q] / ht)
         if in_game[q]:
             blk[b] = 1.0
-        nh = len(hands[q])
-        if nh:
-            blk[b + 1] = 1.0 if nh >= 10 else nh / 10.0
-        if tp == q:
+        cards = len(hands[q])
+        if cards:
+            blk[b + 1] = 1.0 if cards >= 10 else cards / 10.0
+        if turn_player == q:
             blk[b + 2] = 1.0
-        e = elim[q]
-        if e >= 0:
-            blk[b + 3] = (e + 1) / 5.0
+        if elimination[q] >= 0:
+            blk[b + 3] = (elimination[q] + 1) / 5.0
         if extra[q]:
             blk[b + 4] = 1.0
-        f = free[q]
-        if f:
-            blk[b + 5] = f / 9.0
+        if free[q]:
+            blk[b + 5] = free[q] / 9.0
         if declined and q in declined:
             blk[b + 6] = 1.0
-    obs[O_AMBER:O_HAND] = blk
-    # my hand, what I remember of the others' hands and of the deck top
+    return blk
+
+
+def _write_memories(obs: np.ndarray, s, c: _ObsCache, player: int) -> None:
+    """My hand, what I remember of the others' hands and of the deck top."""
+    n = s.num_players
     obs[O_HAND:O_KNOWN] = _kind_vec(c, player, s.hand_kinds[player])
     row = s.known_hand[player]
     for r in range(1, n):
@@ -535,14 +558,10 @@ def encode(s, player: int) -> np.ndarray:
             vec[pos * TOP_W + (kt[pos] if pos < len(kt) else NUM_KINDS)] = 1.0
         top_view = c.tops[player] = (kt[:], vec)
     obs[O_TOP:O_DECK] = top_view[1]
-    # deck and discard
-    deck = s.deck
-    disc = deck.discard
-    obs[O_DECK] = min(1.0, len(deck.draw_pile) / 100.0)
-    if disc:
-        obs[O_DECK + 1] = min(1.0, len(disc) / 100.0)
-        obs[O_DECK + 2 : O_DECK + 2 + NUM_KINDS] = _discard_vec(s, c)
-    # phase, pending act, contest, misc
+
+
+def _write_decision(obs: np.ndarray, s, player: int, top) -> None:
+    """Phase, pending act, contest and war figures, cards left to discard, turn."""
     obs[O_PHASE + (top.phase if top is not None else Phase.GAME_OVER)] = 1.0
     if s.pending_act >= 0:
         obs[O_PENDING + s.pending_act] = 1.0
@@ -550,27 +569,18 @@ def encode(s, player: int) -> np.ndarray:
         obs[O_CONTEST + s.contest_type - 1] = 1.0
         obs[O_CONTEST + 3] = _clip(s.contest_totals[0] / 40.0)
         obs[O_CONTEST + 4] = _clip(s.contest_totals[1] / 40.0)
+    war = s.war
     if war is not None:
         obs[O_CONTEST + 5] = min(1.0, s.armies[war.prince] / 20.0)
         obs[O_CONTEST + 6] = min(1.0, s.garrison / 30.0)
         obs[O_CONTEST + 7] = min(1.0, war.shadow_bonus / 12.0)
         obs[O_CONTEST + 8] = min(1.0, war.walls_bonus / 12.0)
         if war.supporters:
-            attrs, alive, cap = s.attributes, s.alive, s.captured
-            sup = 0
-            for bq in war.supporters:
-                sup += sum(
-                    attrs[i][LEADERSHIP]
-                    for i in range(NUM_PRINCES)
-                    if ctrl[i] == bq and alive[i] and not cap[i] and role[i] == EXILE
-                )
-            obs[O_CONTEST + 9] = min(1.0, sup / 30.0)
-    if top is not None:
-        if type(top) is EffectDiscard:
-            obs[O_MISC] = _clip(top.count / 3.0)
-        elif type(top) is FateDiscard:
-            obs[O_MISC] = _clip((len(hands[top.player]) - s.wit_limit(top.player)) / 3.0)
+            obs[O_CONTEST + 9] = min(1.0, _support_leadership(s, war) / 30.0)
+    if type(top) is EffectDiscard:
+        obs[O_MISC] = _clip(top.count / 3.0)
+    elif type(top) is FateDiscard:
+        obs[O_MISC] = _clip((len(s.hands[top.player]) - s.wit_limit(top.player)) / 3.0)
     if s.damage_dealer == player:
         obs[O_MISC + 1] = 1.0
     obs[O_MISC + 2] = min(1.0, s.turns / s.game.max_turns)
-    return obs

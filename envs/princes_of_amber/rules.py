@@ -27,7 +27,7 @@ from meeplezoo.envs.core.fields import Field, generator_field, saved
 from meeplezoo.envs.core.options import choice, custom, flag, integer
 from meeplezoo.envs.core.ranking import rank_rewards
 from meeplezoo.envs.core.state import Game, GameInfo, State, derive_rng, make_rng
-from meeplezoo.envs.core.turns import next_seat
+from meeplezoo.envs.core.turns import next_seat, relative_seats
 from meeplezoo.envs.princes_of_amber import acts
 from meeplezoo.envs.princes_of_amber.acts import RULES, Contest, Target, action_name
 from meeplezoo.envs.princes_of_amber.cards import (
@@ -601,8 +601,8 @@ class AmberState(State):
         return [i for i in range(NUM_PRINCES) if controller[i] == p and self.free(i) and role[i] == EXILE]
 
     def opponents(self, p: int) -> list[int]:
-        n = self.num_players
-        return [(p + j) % n for j in range(1, n) if self.in_game[(p + j) % n]]
+        """The players still in, in seat order after p."""
+        return [o for o in relative_seats(p, self.num_players)[1:] if self.in_game[o]]
 
     def prince_targets(self, p: int, code: int, losing=None) -> list[int]:
         """Legal prince targets of act ``code`` by player p."""
@@ -1187,12 +1187,7 @@ def _death_queue(s: AmberState, v: int) -> list[int]:
     players in turn order from the turn player."""
     c = s.controller[v]
     queue = [c] if c >= 0 and s.in_game[c] else []
-    n = s.num_players
-    for j in range(n):
-        q = (s.turn_player + j) % n
-        if s.in_game[q] and q != c:
-            queue.append(q)
-    return queue
+    return queue + [q for q in relative_seats(s.turn_player, s.num_players) if s.in_game[q] and q != c]
 
 
 def auto_death_sequence(s: AmberState, f: DeathSequence) -> None:
@@ -1335,13 +1330,11 @@ def apply_effect_discard(s: AmberState, f: EffectDiscard, a: int) -> None:
 def _supporters(s: AmberState, p: int, defender: int) -> list[int]:
     """The players asked to support p's attack, in seat order after p: those
     in the game, not defending, with no regent and a free exile of their own."""
-    n = s.num_players
-    queue = []
-    for j in range(1, n):
-        b = (p + j) % n
-        if s.in_game[b] and b != defender and not s.controls_regent(b) and s.free_exiles_of(b):
-            queue.append(b)
-    return queue
+    return [
+        b
+        for b in relative_seats(p, s.num_players)[1:]
+        if s.in_game[b] and b != defender and not s.controls_regent(b) and s.free_exiles_of(b)
+    ]
 
 
 def auto_war(s: AmberState, f: WarStep) -> None:
