@@ -121,5 +121,8 @@ def test_the_position_dict_speaks_whole_words_and_loads_back():
     back = game.state_from_dict(data)
     assert back.to_dict() == data and back.hand_kinds == s.hand_kinds
     assert np.array_equal(back.observation(0), s.observation(0))
+    with pytest.raises(ValueError, match="belongs to another config"):
+        AmberGame().state_from_dict(data)
+    del data["config_digest"]  # a hand-written position: the seat count is still checked
     with pytest.raises(ValueError, match="the position has 3 players, the game 2"):
         AmberGame().state_from_dict(data)
