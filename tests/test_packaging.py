@@ -126,10 +126,6 @@ def test_game_info_version_matches_the_entry_module_name(name):
     assert name == f"{envs.strip_version(name)}_v{info.version}"
 
 
-# Games whose rules still import their observer (none left).
-_RULES_STILL_READING_OBSERVE: set[str] = set()
-
-
 @pytest.mark.parametrize("name", envs.names())
 def test_rules_module_does_not_import_its_observer(name):
     """The observer reads the state, never the reverse: observe.py is wired
@@ -137,8 +133,6 @@ def test_rules_module_does_not_import_its_observer(name):
     import ast
 
     game = envs.strip_version(name)
-    if game in _RULES_STILL_READING_OBSERVE:
-        pytest.skip("rules still paint observation planes")
     tree = ast.parse((ROOT / "envs" / game / "rules.py").read_text())
     imported = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)] + [
         alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
