@@ -1,6 +1,7 @@
 """Agents from spec strings: ``random``, ``mcts:sims=200``,
 ``ismcts:sims=100,c=1.4``, ``policy:path=runs/x/best.zip,deterministic=true``,
-``rllib:path=runs/x_rllib`` (a module trained on RLlib).
+``rllib:path=runs/x_rllib`` (a module trained on RLlib), ``az:path=runs/x/best.pt,sims=64``
+(PUCT search with a network; ``az:baseline=GAME`` for the shipped one).
 
 The arena, its CLI and training's evaluation all build bots through here, so a
 spec string is the one portable name of a bot.
@@ -19,6 +20,7 @@ AGENTS: dict[str, str] = {
     "ismcts": "meeplezoo.agents.ismcts:ISMCTSAgent",
     "policy": "meeplezoo.agents.policy:PolicyAgent",
     "rllib": "meeplezoo.agents.rllib_policy:RLlibPolicyAgent",
+    "az": "meeplezoo.agents.az:AZAgent",
     "human": "meeplezoo.agents.human:HumanAgent",
 }
 

@@ -6,7 +6,10 @@ import argparse
 
 from meeplezoo.cli import add_config_option
 
-HELP = "train an agent by self-play (MaskablePPO, or RLlib PPO on Ray), then play it against random and MCTS"
+HELP = (
+    "train an agent by self-play (MaskablePPO, RLlib PPO on Ray, or AlphaZero-style expert iteration), "
+    "then play it against random and MCTS"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,14 +29,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument(
+        "--algo",
+        choices=("ppo", "az"),
+        default="ppo",
+        help="ppo: MaskablePPO self-play (default); az: expert iteration with PUCT search (AlphaZero-style)",
+    )
+    parser.add_argument(
         "--backend",
-        choices=("sb3", "rllib"),
-        default="sb3",
-        help="sb3: MaskablePPO in this process (default); rllib: PPO on Ray RLlib",
+        choices=("sb3", "rllib", "local", "ray"),
+        help="ppo: sb3 (MaskablePPO in this process, default) or rllib (PPO on Ray RLlib); "
+        "az: local (self-play in worker processes, default) or ray (self-play as Ray tasks)",
+    )
+    parser.add_argument(
+        "--games", type=int, default=64, help="az: self-play games to play (more, with --resume)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="az: self-play worker processes or Ray tasks (0: this process)"
     )
     parser.add_argument(
         "--address",
-        help="rllib: Ray cluster to join ('auto' or ray://host:port); default: start a local Ray instance",
+        help="rllib, ray: Ray cluster to join ('auto' or ray://host:port); default: start a local Ray instance",
     )
     parser.add_argument(
         "--num-env-runners", type=int, default=1, help="rllib: env-runner actors sampling games"
@@ -53,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     if not console.is_terminal:  # piped or logged: don't squeeze the tables to 80 columns
         console = Console(width=150)
+    if args.algo == "az":
+        return run_az(args, console)
+    if args.backend in ("local", "ray"):
+        raise ValueError(f"--backend {args.backend} is for --algo az; PPO runs on sb3 or rllib")
     if args.backend == "rllib":
         return run_rllib(args, console)
     summary = train(
@@ -116,4 +135,39 @@ def run_rllib(args: argparse.Namespace, console) -> int:
     result = evaluate_rllib(out, settings, games=args.eval_games or 40, seed=args.seed)
     result.print(console)
     console.print(f"rllib: {summary['env_steps']} env steps in total; run folder {out}")
+    return 0
+
+
+def run_az(args: argparse.Namespace, console) -> int:
+    """Expert iteration: self-play with the search, learner, checkpoints and
+    evaluation against MCTS (``meeplezoo.training.az``)."""
+    from meeplezoo.cli import parse_config
+    from meeplezoo.training.az.train import train_az
+
+    backend = args.backend or "local"
+    if backend not in ("local", "ray"):
+        raise ValueError(f"--algo az runs self-play on --backend local or ray, not {backend}")
+    if args.games < 1:
+        raise ValueError("--games must be at least 1")
+    if args.workers < 0:
+        raise ValueError("--workers must be at least 0")
+    config = parse_config(args.config)
+    if args.eval_games is not None:
+        config["eval_games"] = args.eval_games
+    if args.eval_every is not None:
+        config["eval_every"] = args.eval_every
+    train_az(
+        game=args.game,
+        players=args.players,
+        games=args.games,
+        config=config,
+        out=args.out,
+        resume=args.resume,
+        workers=args.workers,
+        backend=backend,
+        address=args.address,
+        seed=args.seed,
+        progress=not args.no_progress,
+        log=console.print,
+    )
     return 0

@@ -1,0 +1,248 @@
+"""The ``az`` agent: PUCT search (agents.puct) guided by a network.
+
+Specs::
+
+    az:path=runs/x/best.pt2,sims=64      a network trained by ``meeplezoo train --algo az``
+    az:baseline=gem_mountain            the network shipped with the package for that game
+    az:policy=runs/x/best_model.zip     the policy and value of a MaskablePPO checkpoint
+
+A trained network is a ``torch.export`` program with its metadata (game,
+players, sizes) in one file, so playing it needs torch alone, not the
+training code. torch is imported only when an ``az`` agent is built; without
+it the agent says which extra to install. Networks are cached per file and
+process.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from importlib.resources import files
+from pathlib import Path
+
+import numpy as np
+
+from meeplezoo.agents.base import Agent, SeatView
+from meeplezoo.agents.puct import DEFAULT_C_PUCT, PUCTSearch, UniformEvaluator
+
+DEFAULT_SIMS = 64
+META_FILE = "meeplezoo.json"  # the metadata entry inside a network file
+NETWORK_FORMAT = 1
+
+_NETWORKS: dict[tuple, object] = {}
+
+
+def require_torch() -> None:
+    """Fail in one line, naming the extra, when torch is missing."""
+    if importlib.util.find_spec("torch") is None:
+        raise ValueError("az agents need torch: pip install 'meeplezoo[train]'")
+
+
+def baseline_path(game: str) -> Path:
+    """The shipped network of ``game`` (with or without its version suffix)."""
+    from meeplezoo.envs import strip_version
+
+    folder = files("meeplezoo.agents") / "baselines"
+    name = strip_version(str(game))
+    path = folder / f"{name}.pt2"
+    if not path.is_file():
+        shipped = (
+            sorted(p.name[:-4] for p in folder.iterdir() if p.name.endswith(".pt2"))
+            if folder.is_dir()
+            else []
+        )
+        raise ValueError(f"no az baseline for {game!r}; shipped baselines: {', '.join(shipped) or 'none'}")
+    return Path(str(path))
+
+
+def softmax_masked(logits: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """Row-wise softmax over the legal actions only (zero elsewhere)."""
+    logits = np.where(masks, logits.astype(np.float64), -np.inf)
+    logits -= logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+class NetworkEvaluator:
+    """A trained network (a ``torch.export`` program) as the search's evaluator."""
+
+    def __init__(self, module, meta: dict) -> None:
+        self.module = module
+        self.meta = meta
+        self.num_players = int(meta["num_players"])
+
+    def check(self, game) -> None:
+        """Refuse a network of another game, table size or action space."""
+        wanted = (game.info.name, game.num_players, game.num_actions, list(game.observation_shape))
+        have = (
+            self.meta["game"],
+            self.num_players,
+            self.meta["num_actions"],
+            list(self.meta["observation_shape"]),
+        )
+        if wanted != have:
+            raise ValueError(
+                f"the az network is for {have[0]} with {have[1]} players ({have[2]} actions), "
+                f"not {wanted[0]} with {wanted[1]} players ({wanted[2]} actions)"
+            )
+
+    def evaluate(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        import torch
+
+        with torch.inference_mode():
+            logits, values = self.module(torch.as_tensor(np.asarray(observations, dtype=np.float32)))
+        return softmax_masked(logits.numpy(), np.asarray(masks, dtype=bool)), values.numpy().astype(
+            np.float64
+        )
+
+
+def load_network(path: str | Path) -> NetworkEvaluator:
+    """Load (once per process) a network file written by training."""
+    if not Path(path).is_file():
+        raise ValueError(f"az network not found: {path}")
+    stat = Path(path).stat()
+    key = (str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)  # a rewritten file loads afresh
+    if key not in _NETWORKS:
+        require_torch()
+        import torch
+
+        extra = {META_FILE: ""}
+        try:
+            program = torch.export.load(str(path), extra_files=extra)
+            meta = json.loads(extra[META_FILE])
+        except Exception as exc:  # a damaged or foreign file: say which, in one line
+            raise ValueError(f"{path} is not an az network file: {type(exc).__name__}: {exc}") from None
+        if meta.get("format") != NETWORK_FORMAT:
+            raise ValueError(f"{path}: az network format {meta.get('format')!r}, expected {NETWORK_FORMAT}")
+        _NETWORKS[key] = NetworkEvaluator(program.module(), meta)
+    return _NETWORKS[key]
+
+
+class PPOEvaluator:
+    """A MaskablePPO checkpoint's policy and value as the search's evaluator.
+
+    PPO's value is the acting seat's own expected return; the other seats get
+    an equal share of its opposite (the games are zero-sum), which is what
+    max^n needs to back up through their moves."""
+
+    def __init__(self, model, num_players: int) -> None:
+        self.policy = model.policy
+        self.num_players = num_players
+
+    def check(self, game) -> None:
+        shape = tuple(self.policy.observation_space.shape)
+        if shape != tuple(game.observation_shape) or int(self.policy.action_space.n) != game.num_actions:
+            raise ValueError(
+                f"the PPO checkpoint does not fit {game.info.name} (observation or actions differ)"
+            )
+
+    def evaluate(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        import torch
+
+        policy = self.policy
+        with torch.no_grad():
+            obs, _ = policy.obs_to_tensor(np.asarray(observations))
+            pi_features = policy.extract_features(obs, policy.pi_features_extractor)
+            vf_features = policy.extract_features(obs, policy.vf_features_extractor)
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(pi_features)).cpu().numpy()
+            own = policy.value_net(policy.mlp_extractor.forward_critic(vf_features)).cpu().numpy()[:, 0]
+        n = self.num_players
+        values = np.empty((own.size, n))
+        values[:, 0] = own
+        if n > 1:
+            values[:, 1:] = -own[:, None] / (n - 1)
+        return softmax_masked(logits, np.asarray(masks, dtype=bool)), values
+
+
+class AZAgent(Agent):
+    """PUCT with a network's prior and value, max^n over the seats.
+
+    Parameters: one of ``path`` (a network file), ``baseline`` (a game name:
+    the shipped network) or ``policy`` (a MaskablePPO zip); ``sims``
+    simulations per decision; ``c`` the exploration weight; ``batch`` leaves
+    evaluated together (virtual loss keeps them apart); ``uniform=true``
+    replaces the network by a uniform prior and zero values (a reference).
+    Play is greedy: the most visited move, no noise.
+    """
+
+    name = "az"
+    needs_view = True
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        path: str | None = None,
+        baseline: str | None = None,
+        policy: str | None = None,
+        sims: int = DEFAULT_SIMS,
+        c: float = DEFAULT_C_PUCT,
+        batch: int = 8,
+        uniform: bool = False,
+        evaluator=None,
+    ) -> None:
+        sources = [
+            k for k, v in (("path", path), ("baseline", baseline), ("policy", policy)) if v is not None
+        ]
+        if len(sources) > 1:
+            raise ValueError(f"az takes one of path=, baseline= or policy=, got {', '.join(sources)}")
+        if not sources and not uniform and evaluator is None:
+            raise ValueError("az needs path=<network.pt2>, baseline=<game> or policy=<checkpoint.zip>")
+        if int(sims) < 1 or int(batch) < 1:
+            raise ValueError(f"az needs sims >= 1 and batch >= 1, got sims={sims!r}, batch={batch!r}")
+        params = {k: str(v) for k, v in (("path", path), ("baseline", baseline), ("policy", policy)) if v}
+        super().__init__(seed, **params, sims=int(sims), **({"uniform": True} if uniform else {}))
+        if sources:
+            require_torch()
+        if baseline is not None:
+            path = str(baseline_path(baseline))
+        if path is not None and not Path(path).is_file():
+            raise ValueError(f"az network not found: {path}")
+        if policy is not None and not Path(policy).is_file():
+            raise ValueError(f"policy checkpoint not found: {policy}")
+        self.path, self.policy_path, self.uniform = path, policy, bool(uniform)
+        self.sims, self.c, self.batch = int(sims), float(c), int(batch)
+        self._evaluator = evaluator
+        self._checked = None
+
+    def evaluator(self, game):
+        """The evaluator for ``game``, loaded on first use and checked against it."""
+        if self._evaluator is None:
+            if self.path is not None:
+                self._evaluator = load_network(self.path)
+            elif self.policy_path is not None:
+                from meeplezoo.agents.policy import load_model
+
+                self._evaluator = PPOEvaluator(load_model(self.policy_path), game.num_players)
+            else:
+                self._evaluator = UniformEvaluator(game.num_players)
+        key = (game.info.name, game.num_players)
+        if self._checked != key and hasattr(self._evaluator, "check"):
+            self._evaluator.check(game)
+        self._checked = key
+        return self._evaluator
+
+    def search(self, view: SeatView, dirichlet_alpha: float | None = None) -> PUCTSearch:
+        """A finished search of the seat's position."""
+        game = view.game
+        evaluator = self.evaluator(game)
+        rng = self.rng
+        search = PUCTSearch(
+            game,
+            lambda: view.sample(rng),
+            self.sims,
+            rng,
+            c_puct=self.c,
+            batch=self.batch,
+            dirichlet_alpha=dirichlet_alpha,
+        )
+        return search.run(evaluator)
+
+    def act(self, observation: dict, view: SeatView | None = None) -> int:
+        legal = np.flatnonzero(observation["action_mask"])
+        if legal.size == 0:
+            raise ValueError("no legal action in the mask")
+        if legal.size == 1:
+            return int(legal[0])
+        if view is None:
+            raise ValueError(f"{self.name} needs a SeatView to search")
+        return self.search(view).best_action(view.seat)

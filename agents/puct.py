@@ -1,0 +1,272 @@
+"""PUCT search guided by a prior over actions and a value per seat (AlphaZero-style).
+
+The tree is open-loop, as in :mod:`meeplezoo.agents.mcts`: a node is the
+sequence of actions that led to it, and every simulation replays them on its
+own root sample. In hidden-information games each simulation starts from a
+fresh determinization of the searching seat's information set
+(:meth:`~meeplezoo.agents.base.SeatView.sample`), never the true state; chance
+comes from the sample's own freshly seeded generator.
+
+Values are vectors, one entry per seat (like ``State.returns()``); every node
+keeps every seat's total and the seat to move picks by its own entry (max^n).
+An evaluator maps a batch of (observation, mask) pairs of the seat to move to
+priors over actions and values in that seat's relative order (itself first,
+then clockwise), so one network serves every seat.
+
+Leaves are evaluated in batches: a search keeps up to ``batch`` simulations
+in flight, each marking its path with a virtual loss so the next one takes
+another path, and :func:`run_searches` evaluates the leaves of several
+searches (several games in self-play) in one call of the evaluator.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+DEFAULT_C_PUCT = 1.25  # exploration weight, on values scaled to [0, 1] by the reward range
+
+
+class Evaluator(Protocol):
+    """What the search asks of a network: ``evaluate(observations, masks)``
+    with a batch of observations (stacked, the game's dtype) and bool masks
+    returns ``(priors, values)``: priors ``[batch, num_actions]`` (zero on
+    illegal actions, summing to one) and values ``[batch, num_players]`` in the
+    seat to move's relative order."""
+
+    def evaluate(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+class UniformEvaluator:
+    """A uniform prior over the legal actions and a value of zero for every
+    seat: with it PUCT is search by visit counts alone (tests, and a
+    network-free reference)."""
+
+    def __init__(self, num_players: int) -> None:
+        self.num_players = num_players
+
+    def evaluate(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        masks = np.asarray(masks, dtype=bool)
+        priors = masks / np.maximum(masks.sum(axis=1, keepdims=True), 1)
+        return priors.astype(np.float64), np.zeros((masks.shape[0], self.num_players))
+
+
+def absolute_values(relative: np.ndarray, player: int) -> np.ndarray:
+    """Values in seat order from values in ``player``'s relative order
+    (``relative[k]`` is seat ``(player + k) % n``'s)."""
+    return np.roll(np.asarray(relative, dtype=np.float64), player)
+
+
+def relative_values(values: np.ndarray, player: int) -> np.ndarray:
+    """The inverse of :func:`absolute_values`: ``player``'s entry first."""
+    return np.roll(np.asarray(values, dtype=np.float64), -player)
+
+
+class _Node:
+    """Statistics of one node: its prior (None until evaluated) and, per
+    action, the visits and the summed value vector of the child it leads to."""
+
+    __slots__ = ("prior", "child_n", "child_w", "children", "visits", "value_sum")
+
+    def __init__(self, num_actions: int, num_players: int) -> None:
+        self.prior: np.ndarray | None = None
+        self.child_n = np.zeros(num_actions)
+        self.child_w = np.zeros((num_actions, num_players))
+        self.children: dict[int, _Node] = {}
+        self.visits = 0  # real (not virtual) simulations through this node
+        self.value_sum = np.zeros(num_players)
+
+
+@dataclass
+class Leaf:
+    """A simulation waiting for its evaluation."""
+
+    path: list  # (node, action, player) edges from the root
+    node: _Node
+    player: int
+    observation: np.ndarray
+    mask: np.ndarray
+
+
+class PUCTSearch:
+    """One decision's search. Drive it with :func:`run_searches` (or
+    :meth:`run`); then :meth:`visit_counts` holds the root's visits.
+
+    ``sample()`` returns a fresh root state per simulation (a SeatView
+    sample); ``sims`` counts simulations, the root's own evaluation included.
+    ``dirichlet_alpha`` mixes Dirichlet noise into the root prior (self-play;
+    None in evaluation), with weight ``dirichlet_weight``.
+    """
+
+    def __init__(
+        self,
+        game,
+        sample: Callable[[], object],
+        sims: int,
+        rng: np.random.Generator,
+        c_puct: float = DEFAULT_C_PUCT,
+        batch: int = 8,
+        dirichlet_alpha: float | None = None,
+        dirichlet_weight: float = 0.25,
+    ) -> None:
+        if int(sims) < 1:
+            raise ValueError(f"sims must be at least 1, got {sims!r}")
+        if int(batch) < 1:
+            raise ValueError(f"batch must be at least 1, got {batch!r}")
+        self.game = game
+        self.sample = sample
+        self.sims = int(sims)
+        self.rng = rng
+        self.c_puct = float(c_puct)
+        self.batch = int(batch)
+        self.dirichlet_alpha = dirichlet_alpha
+        self.dirichlet_weight = float(dirichlet_weight)
+        lo, hi = game.reward_range
+        self._lo = float(lo)
+        self._scale = 1.0 / (hi - lo) if hi > lo else 1.0
+        self.num_players = game.num_players
+        self.root = _Node(game.num_actions, game.num_players)
+        self.started = 0  # simulations begun (finished or in flight)
+        self.finished = 0
+        self._pending: list[Leaf] = []
+        self.root_legal: np.ndarray | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.finished >= self.sims
+
+    # --- collecting leaves ---------------------------------------------------
+    def requests(self) -> list[Leaf]:
+        """Start simulations until ``batch`` leaves wait for an evaluation
+        (only the root's, first); simulations that end in a finished game
+        are backed up at once."""
+        if self._pending:
+            raise RuntimeError("feed the pending leaves before asking for more")
+        limit = 1 if self.root.prior is None else self.batch
+        while len(self._pending) < limit and self.started < self.sims:
+            self.started += 1
+            leaf = self._descend(self.sample())
+            if leaf is not None:
+                self._pending.append(leaf)
+            if self.root.prior is None and leaf is None:
+                break
+        return list(self._pending)
+
+    def _descend(self, state) -> Leaf | None:
+        node = self.root
+        path: list = []
+        while True:
+            if state.done:
+                self._backup(path, node, np.asarray(state.returns(), dtype=np.float64))
+                return None
+            player = state.current_player
+            mask = state.legal_action_mask()
+            if node.prior is None:
+                if node is self.root:
+                    self.root_legal = np.flatnonzero(mask)
+                return Leaf(path, node, player, state.observation(player), mask)
+            action = self._select(node, np.flatnonzero(mask), player)
+            node.child_n[action] += 1  # virtual visit, made real by the backup
+            node.child_w[action, player] += self._lo  # virtual loss for the mover
+            path.append((node, action, player))
+            child = node.children.get(action)
+            if child is None:
+                child = node.children[action] = _Node(self.game.num_actions, self.num_players)
+            state.apply_unchecked(action)
+            node = child
+
+    def _select(self, node: _Node, legal: np.ndarray, player: int) -> int:
+        n = node.child_n[legal]
+        fpu = (node.value_sum[player] / node.visits - self._lo) * self._scale if node.visits else 0.5
+        q = np.where(n > 0, (node.child_w[legal, player] / np.maximum(n, 1) - self._lo) * self._scale, fpu)
+        prior = node.prior[legal]
+        total = prior.sum()
+        prior = prior / total if total > 0 else np.full(legal.size, 1.0 / legal.size)
+        score = q + self.c_puct * prior * math.sqrt(n.sum() + 1) / (1 + n)
+        return int(legal[int(np.argmax(score))])
+
+    # --- feeding evaluations ---------------------------------------------------
+    def feed(self, priors: np.ndarray, values: np.ndarray) -> None:
+        """The evaluations of the leaves :meth:`requests` returned, in order:
+        priors over actions and values in each leaf's seat-relative order."""
+        leaves, self._pending = self._pending, []
+        if len(leaves) != len(priors) or len(leaves) != len(values):
+            raise ValueError(
+                f"expected {len(leaves)} evaluations, got {len(priors)} priors, {len(values)} values"
+            )
+        for leaf, prior, value in zip(leaves, priors, values):
+            if leaf.node.prior is None:
+                leaf.node.prior = self._root_noise(prior) if leaf.node is self.root else np.asarray(prior)
+            self._backup(leaf.path, leaf.node, absolute_values(value, leaf.player))
+
+    def _root_noise(self, prior: np.ndarray) -> np.ndarray:
+        prior = np.array(prior, dtype=np.float64)
+        if self.dirichlet_alpha is None or self.root_legal is None or self.root_legal.size < 2:
+            return prior
+        noise = self.rng.dirichlet(np.full(self.root_legal.size, float(self.dirichlet_alpha)))
+        w = self.dirichlet_weight
+        prior[self.root_legal] = (1 - w) * prior[self.root_legal] + w * noise
+        return prior
+
+    def _backup(self, path: list, leaf: _Node, values: np.ndarray) -> None:
+        for node, action, player in path:
+            node.child_w[action] += values
+            node.child_w[action, player] -= self._lo  # the virtual loss comes off
+            node.visits += 1
+            node.value_sum += values
+        leaf.visits += 1
+        leaf.value_sum += values
+        self.finished += 1
+
+    # --- results -------------------------------------------------------------
+    def run(self, evaluator: Evaluator) -> PUCTSearch:
+        run_searches([self], evaluator)
+        return self
+
+    def visit_counts(self) -> np.ndarray:
+        """Visits per action at the root (length ``num_actions``)."""
+        return self.root.child_n.copy()
+
+    def root_values(self) -> np.ndarray:
+        """Mean value vector per root action (zeros where unvisited)."""
+        n = self.root.child_n[:, None]
+        return np.where(n > 0, self.root.child_w / np.maximum(n, 1), 0.0)
+
+    def best_action(self, seat: int) -> int:
+        """The most visited root action (ties: the better mean for ``seat``)."""
+        legal = self.root_legal
+        n = self.root.child_n[legal]
+        q = self.root_values()[legal, seat]
+        order = np.lexsort((-q, -n))  # most visits first, then the higher value
+        return int(legal[order[0]])
+
+    def sample_action(self, temperature: float) -> int:
+        """An action drawn with probability proportional to visits^(1/T)."""
+        legal = self.root_legal
+        n = self.root.child_n[legal]
+        if temperature <= 0 or n.sum() == 0:
+            return int(legal[int(np.argmax(n))])
+        weights = n ** (1.0 / temperature)
+        return int(legal[int(self.rng.choice(legal.size, p=weights / weights.sum()))])
+
+
+def run_searches(searches: Sequence[PUCTSearch], evaluator: Evaluator) -> None:
+    """Run every search to the end, evaluating all their waiting leaves
+    together in one evaluator call per round."""
+    active = [s for s in searches if not s.done]
+    while active:
+        asked = [(s, s.requests()) for s in active]
+        leaves = [leaf for _, batch in asked for leaf in batch]
+        if leaves:
+            obs = np.stack([leaf.observation for leaf in leaves])
+            masks = np.stack([leaf.mask for leaf in leaves])
+            priors, values = evaluator.evaluate(obs, masks)
+            start = 0
+            for search, batch in asked:
+                search.feed(priors[start : start + len(batch)], values[start : start + len(batch)])
+                start += len(batch)
+        active = [s for s in active if not s.done]

@@ -1,0 +1,66 @@
+"""The replay buffer of expert iteration: the newest searched positions.
+
+Each entry is (observation, mask, visit distribution, final returns with the
+mover first). It is a ring of fixed capacity, so the learner trains on the
+most recent games; it saves to one compressed ``.npz`` for ``--resume``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+
+class ReplayBuffer:
+    def __init__(self, game, capacity: int) -> None:
+        if capacity < 1:
+            raise ValueError(f"buffer_size must be at least 1, got {capacity}")
+        self.capacity = int(capacity)
+        self.observations = np.zeros((self.capacity, *game.observation_shape), game.observation_dtype)
+        self.masks = np.zeros((self.capacity, game.num_actions), bool)
+        self.policies = np.zeros((self.capacity, game.num_actions), np.float32)
+        self.values = np.zeros((self.capacity, game.num_players), np.float32)
+        self.size = 0
+        self.next = 0  # slot of the next entry
+        self.added = 0  # entries ever added
+
+    def __len__(self) -> int:
+        return self.size
+
+    def add(self, record) -> None:
+        for i in range(len(record.policies)):
+            slot = self.next
+            self.observations[slot] = record.observations[i]
+            self.masks[slot] = record.masks[i]
+            self.policies[slot] = record.policies[i]
+            self.values[slot] = record.values[i]
+            self.next = (slot + 1) % self.capacity
+            self.size = min(self.size + 1, self.capacity)
+            self.added += 1
+
+    def sample(self, batch: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+        index = rng.integers(0, self.size, size=min(batch, self.size))
+        return self.observations[index], self.masks[index], self.policies[index], self.values[index]
+
+    def save(self, path: str | Path) -> None:
+        used = slice(0, self.size)
+        tmp = Path(path).with_name(Path(path).name + ".tmp.npz")
+        np.savez_compressed(
+            tmp,
+            observations=self.observations[used],
+            masks=self.masks[used],
+            policies=self.policies[used],
+            values=self.values[used],
+            counters=np.array([self.next, self.added]),
+        )
+        tmp.replace(path)
+
+    def load(self, path: str | Path) -> None:
+        with np.load(path) as data:
+            size = min(len(data["policies"]), self.capacity)
+            for name in ("observations", "masks", "policies", "values"):
+                getattr(self, name)[:size] = data[name][:size]
+            self.size = size
+            self.next, self.added = (int(x) for x in data["counters"])
+            self.next %= self.capacity

@@ -1,0 +1,60 @@
+"""The learner: the AlphaZero loss on minibatches of the replay buffer.
+
+Loss = cross-entropy of the masked policy to the visit distribution + the
+squared error of the value per seat (summed over seats, weighted by
+``value_weight``), with Adam and weight decay.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+
+def az_loss(net, observations, masks, policies, values, value_weight: float = 1.0):
+    """(total, policy loss, value loss) for one minibatch of numpy arrays."""
+    obs = torch.as_tensor(np.asarray(observations, dtype=np.float32))
+    legal = torch.as_tensor(np.asarray(masks, dtype=bool))
+    target_pi = torch.as_tensor(policies, dtype=torch.float32)
+    target_v = torch.as_tensor(values, dtype=torch.float32)
+    logits, predicted = net(obs)
+    logits = logits.masked_fill(~legal, -1e9)
+    policy_loss = -(target_pi * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+    value_loss = ((predicted - target_v) ** 2).sum(dim=1).mean()
+    return policy_loss + value_weight * value_loss, policy_loss, value_loss
+
+
+class Learner:
+    def __init__(self, net, settings: dict) -> None:
+        self.net = net
+        self.value_weight = float(settings["value_weight"])
+        self.batch_size = int(settings["batch_size"])
+        self.optimizer = torch.optim.AdamW(
+            net.parameters(),
+            lr=float(settings["learning_rate"]),
+            weight_decay=float(settings["weight_decay"]),
+        )
+        self.steps = 0
+
+    def train(self, buffer, steps: int, rng: np.random.Generator) -> dict:
+        """``steps`` gradient steps; the mean losses."""
+        self.net.train()
+        totals = np.zeros(3)
+        for _ in range(steps):
+            batch = buffer.sample(self.batch_size, rng)
+            loss, policy_loss, value_loss = az_loss(self.net, *batch, value_weight=self.value_weight)
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            totals += (loss.item(), policy_loss.item(), value_loss.item())
+            self.steps += 1
+        mean = totals / max(steps, 1)
+        return {"loss": float(mean[0]), "policy_loss": float(mean[1]), "value_loss": float(mean[2])}
+
+    def state_dict(self) -> dict:
+        return {"net": self.net.state_dict(), "optimizer": self.optimizer.state_dict(), "steps": self.steps}
+
+    def load_state_dict(self, data: dict) -> None:
+        self.net.load_state_dict(data["net"])
+        self.optimizer.load_state_dict(data["optimizer"])
+        self.steps = int(data["steps"])

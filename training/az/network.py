@@ -1,0 +1,122 @@
+"""The network of expert iteration: a prior over actions and a value per seat.
+
+It reuses the PPO policy's bodies: the board CNN (:class:`PlanesCNN`) for
+games that declare board planes, a symlogged flat input otherwise, and the
+per-cell policy head (:class:`CellActionHead`) for games that declare cell
+actions. Values come out in the acting seat's relative order (itself first,
+then clockwise), squashed into the game's reward range.
+
+A finished network is written as a ``torch.export`` program with its
+metadata in the same file (:func:`export_network`), which the ``az`` agent
+loads with torch alone.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import torch
+from gymnasium import spaces
+
+from meeplezoo.agents.az import META_FILE, NETWORK_FORMAT
+from meeplezoo.training.features import PlanesCNN, SymlogFlatten
+from meeplezoo.training.policies import CellActionHead
+
+
+def observation_space(game) -> spaces.Box:
+    return spaces.Box(
+        low=game.observation_low,
+        high=game.observation_high,
+        shape=tuple(game.observation_shape),
+        dtype=game.observation_dtype,
+    )
+
+
+class AZNetwork(torch.nn.Module):
+    """Body (CNN or flat), one hidden layer, a policy head and a value head."""
+
+    def __init__(self, game, hidden: int = 128, channels: int = 16, body: str = "auto") -> None:
+        super().__init__()
+        planes = game.observation_planes
+        if body == "auto":
+            body = "cnn" if planes is not None else "mlp"
+        if body not in ("cnn", "mlp"):
+            raise ValueError(f"body must be 'cnn', 'mlp' or 'auto', got {body!r}")
+        if body == "cnn" and planes is None:
+            raise ValueError(f"body='cnn' needs board planes, which {game.info.name} does not declare")
+        space = observation_space(game)
+        self.spec = {"hidden": int(hidden), "channels": int(channels), "body": body}
+        if body == "cnn":
+            self.body = PlanesCNN(space, tuple(planes), channels=int(channels))
+        else:
+            self.body = SymlogFlatten(space)
+        features = self.body.features_dim
+        self.trunk = torch.nn.Sequential(torch.nn.Linear(features, hidden), torch.nn.ReLU())
+        self.per_cell = body == "cnn" and game.action_cells is not None
+        if self.per_cell:
+            self.policy = CellActionHead(features, self.body.out_channels, self.body.cells, game.action_cells)
+        else:
+            self.policy = torch.nn.Linear(hidden, game.num_actions)
+        self.value = torch.nn.Linear(hidden, game.num_players)
+        lo, hi = game.reward_range
+        self.register_buffer("value_mid", torch.tensor((hi + lo) / 2, dtype=torch.float32), persistent=False)
+        self.register_buffer("value_half", torch.tensor((hi - lo) / 2, dtype=torch.float32), persistent=False)
+
+    def forward(self, observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        features = self.body(observations)
+        hidden = self.trunk(features)
+        logits = self.policy(features if self.per_cell else hidden)
+        values = self.value_mid + self.value_half * torch.tanh(self.value(hidden))
+        return logits, values
+
+
+def network_meta(game, spec: dict, trained: dict) -> dict:
+    return {
+        "format": NETWORK_FORMAT,
+        "game": game.info.name,
+        "config": dict(game.config),
+        "num_players": game.num_players,
+        "num_actions": game.num_actions,
+        "observation_shape": list(game.observation_shape),
+        "network": dict(spec),
+        "trained": dict(trained),
+    }
+
+
+def export_network(net: AZNetwork, game, path: str | Path, trained: dict) -> Path:
+    """Write ``net`` as a self-contained program (any batch size) with its
+    metadata; returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    was_training = net.training
+    net.eval()
+    example = torch.zeros((2, *game.observation_shape), dtype=torch.float32)
+    batch = torch.export.Dim("batch", min=1, max=1 << 16)
+    with torch.no_grad():
+        program = torch.export.export(net, (example,), dynamic_shapes={"observations": {0: batch}})
+    meta = network_meta(game, net.spec, trained)
+    tmp = path.with_name(path.stem + ".tmp.pt2")
+    torch.export.save(program, str(tmp), extra_files={META_FILE: json.dumps(meta)})
+    tmp.replace(path)
+    net.train(was_training)
+    return path
+
+
+class TorchEvaluator:
+    """An :class:`AZNetwork` in this process as the search's evaluator (the
+    self-play workers' own copy, updated with each published set of weights)."""
+
+    def __init__(self, net: AZNetwork) -> None:
+        self.net = net.eval()
+        self.num_players = net.value.out_features
+
+    def evaluate(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        from meeplezoo.agents.az import softmax_masked
+
+        with torch.inference_mode():
+            logits, values = self.net(torch.as_tensor(np.asarray(observations, dtype=np.float32)))
+        return softmax_masked(logits.numpy(), np.asarray(masks, dtype=bool)), values.numpy().astype(
+            np.float64
+        )

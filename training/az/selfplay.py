@@ -1,0 +1,230 @@
+"""Self-play games with the search, and the workers that play them.
+
+A worker plays several games side by side and searches all of their moves
+together, so each network call evaluates the leaves of every game at once.
+The seat to move searches from its own :class:`SeatView` (determinizations in
+hidden-information games), with Dirichlet noise at the root; the first
+``temperature_moves`` moves of a game are drawn from the visit counts, the
+rest are the most visited. Moves with a single legal action are played
+without a search and not recorded.
+
+Workers are local processes (``backend="local"``), Ray tasks
+(``backend="ray"``, through the arena's Ray connection) or this process
+(``workers=0``). Each task carries the current weights, so a worker always
+plays the network the learner has just published.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import numpy as np
+
+from meeplezoo.agents.base import SeatView
+from meeplezoo.agents.puct import PUCTSearch, relative_values, run_searches
+
+
+@dataclass
+class GameRecord:
+    """One self-play game: the searched positions and the result."""
+
+    observations: np.ndarray  # [moves, *observation_shape], the game's dtype
+    masks: np.ndarray  # [moves, num_actions] bool
+    policies: np.ndarray  # [moves, num_actions] float32: visit distribution
+    values: np.ndarray  # [moves, num_players] float32: final returns, mover first
+    length: int  # every move played, forced ones included
+    returns: list[float]
+    cut: bool  # stopped at max_moves and scored by evaluate()
+    simulations: int
+    search_seconds: float
+
+
+class _Game:
+    def __init__(self, game, seed: int) -> None:
+        self.state = game.new_initial_state(seed)
+        self.rng = np.random.default_rng(seed)
+        self.moves = 0
+        self.samples: list[tuple] = []  # (observation, mask, policy, player)
+
+
+def _advance_forced(game_run: _Game, max_moves: int) -> None:
+    state = game_run.state
+    while not state.done and not (max_moves and game_run.moves >= max_moves):
+        legal = state.legal_actions()
+        if legal.size > 1:
+            return
+        state.apply_unchecked(int(legal[0]))
+        game_run.moves += 1
+
+
+def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
+    """Play one self-play game per seed, all searched together."""
+    import time
+
+    max_moves = int(settings.get("max_moves") or 0)
+    runs = [_Game(game, int(seed)) for seed in seeds]
+    sims_done = 0
+    started = time.perf_counter()
+    while True:
+        for run in runs:
+            _advance_forced(run, max_moves)
+        active = [r for r in runs if not r.state.done and not (max_moves and r.moves >= max_moves)]
+        if not active:
+            break
+        searches = []
+        for run in active:
+            seat = run.state.current_player
+            view = SeatView(run.state, seat)
+            searches.append(
+                PUCTSearch(
+                    game,
+                    lambda view=view, rng=run.rng: view.sample(rng),
+                    int(settings["sims"]),
+                    run.rng,
+                    c_puct=float(settings["c_puct"]),
+                    batch=int(settings["search_batch"]),
+                    dirichlet_alpha=float(settings["dirichlet_alpha"]),
+                    dirichlet_weight=float(settings["dirichlet_weight"]),
+                )
+            )
+        run_searches(searches, evaluator)
+        for run, search in zip(active, searches):
+            state = run.state
+            seat = state.current_player
+            visits = search.visit_counts()
+            mask = state.legal_action_mask()
+            run.samples.append((state.observation(seat), mask, visits / visits.sum(), seat))
+            sims_done += search.finished
+            temperature = 1.0 if run.moves < int(settings["temperature_moves"]) else 0.0
+            action = search.sample_action(temperature)
+            state.apply(action)  # checked: a wrong search must never corrupt a training game
+            run.moves += 1
+    seconds = time.perf_counter() - started
+    return [_record(run, game, sims_done, seconds / len(runs)) for run in runs]
+
+
+def _record(run: _Game, game, sims: int, seconds: float) -> GameRecord:
+    state = run.state
+    cut = not state.done
+    returns = np.asarray(state.evaluate() if cut else state.returns(), dtype=np.float64)
+    n = game.num_players
+    if run.samples:
+        obs = np.stack([s[0] for s in run.samples]).astype(game.observation_dtype)
+        masks = np.stack([s[1] for s in run.samples]).astype(bool)
+        policies = np.stack([s[2] for s in run.samples]).astype(np.float32)
+        values = np.stack([relative_values(returns, s[3]) for s in run.samples]).astype(np.float32)
+    else:
+        obs = np.zeros((0, *game.observation_shape), game.observation_dtype)
+        masks = np.zeros((0, game.num_actions), bool)
+        policies = np.zeros((0, game.num_actions), np.float32)
+        values = np.zeros((0, n), np.float32)
+    return GameRecord(
+        obs, masks, policies, values, run.moves, [float(r) for r in returns], cut, sims, seconds
+    )
+
+
+# --- workers ---------------------------------------------------------------------
+
+_WORKER_CACHE: dict = {}
+
+
+def weights_bytes(net) -> bytes:
+    """The network's weights as bytes, to send to workers."""
+    import torch
+
+    buffer = io.BytesIO()
+    torch.save(net.state_dict(), buffer)
+    return buffer.getvalue()
+
+
+def _worker_network(game, spec: dict, weights: bytes, threads: int):
+    import torch
+
+    from meeplezoo.training.az.network import AZNetwork, TorchEvaluator
+
+    key = (game.info.name, tuple(sorted(game.config.items())), tuple(sorted(spec.items())))
+    cached = _WORKER_CACHE.get("net")
+    if cached is None or cached[0] != key:
+        torch.set_num_threads(max(1, int(threads)))
+        cached = (key, AZNetwork(game, **spec), None)
+    net = cached[1]
+    if cached[2] != hash(weights):
+        net.load_state_dict(torch.load(io.BytesIO(weights), weights_only=True))
+    _WORKER_CACHE["net"] = (key, net, hash(weights))
+    return TorchEvaluator(net)
+
+
+def play_task(task: tuple) -> list[GameRecord]:
+    """One worker task: (game, network spec, weights, seeds, settings)."""
+    game, spec, weights, seeds, settings = task
+    evaluator = _worker_network(game, spec, weights, int(settings.get("torch_threads", 1)))
+    return play_games(game, evaluator, seeds, settings)
+
+
+class Workers:
+    """Where self-play games are played: this process, a local process pool
+    or Ray tasks. ``play(...)`` returns the records in seed order."""
+
+    def __init__(self, workers: int, backend: str = "local", address: str | None = None) -> None:
+        if backend not in ("local", "ray"):
+            raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+        if workers < 0:
+            raise ValueError(f"workers must be at least 0, got {workers}")
+        self.workers, self.backend, self.address = workers, backend, address
+        self._pool = None
+        self._remote = None
+
+    def play(self, game, spec: dict, weights: bytes, seeds: list[int], settings: dict, on_done=None):
+        per_task = max(1, int(settings["concurrent_games"]))
+        chunks = [seeds[i : i + per_task] for i in range(0, len(seeds), per_task)]
+        tasks = [(game, spec, weights, chunk, settings) for chunk in chunks]
+        results: list[list[GameRecord]] = [None] * len(tasks)
+        if self.backend == "ray":
+            self._play_ray(tasks, results, on_done)
+        elif self.workers == 0:
+            for i, task in enumerate(tasks):
+                results[i] = play_task(task)
+                if on_done:
+                    on_done(len(results[i]))
+        else:
+            pool = self._local_pool()
+            for i, records in pool.imap_unordered(_indexed_play, list(enumerate(tasks))):
+                results[i] = records
+                if on_done:
+                    on_done(len(records))
+        return [record for chunk in results for record in chunk]
+
+    def _local_pool(self):
+        if self._pool is None:
+            import multiprocessing as mp
+
+            self._pool = mp.get_context("spawn").Pool(max(1, self.workers))
+        return self._pool
+
+    def _play_ray(self, tasks, results, on_done) -> None:
+        import ray
+
+        from meeplezoo.agents.arena_ray import connect
+
+        connect(self.address, num_cpus=max(1, self.workers) if not self.address else None)
+        if self._remote is None:
+            self._remote = ray.remote(_indexed_play)
+        pending = [self._remote.remote((i, task)) for i, task in enumerate(tasks)]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            i, records = ray.get(done[0])
+            results[i] = records
+            if on_done:
+                on_done(len(records))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool.join()
+            self._pool = None
+
+
+def _indexed_play(item: tuple) -> tuple[int, list[GameRecord]]:
+    index, task = item
+    return index, play_task(task)

@@ -1,0 +1,62 @@
+"""Settings of expert iteration: shared defaults, then one table per game.
+
+Keys are flat, so ``--config key=value`` reaches any of them (game settings
+go to the game). Self-play searches fewer simulations than evaluation play
+(``sims`` against ``eval_sims``): more games per CPU minute matter more
+early on than a sharper target per move.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeplezoo.envs import strip_version
+
+DEFAULTS: dict[str, Any] = {
+    # search
+    "sims": 32,  # simulations per self-play move
+    "eval_sims": 64,  # simulations per move of the evaluated agent
+    "c_puct": 1.25,
+    "search_batch": 8,  # leaves in flight per search (virtual loss)
+    "concurrent_games": 8,  # games a worker searches together (one network batch)
+    "dirichlet_alpha": 0.3,
+    "dirichlet_weight": 0.25,
+    "temperature_moves": 20,  # moves per game sampled from the visits (then the most visited)
+    "max_moves": 0,  # cut self-play games after this many moves, scored by evaluate() (0: never)
+    # network
+    "hidden": 128,
+    "channels": 16,
+    "body": "auto",  # cnn where the game declares board planes, else mlp
+    # learner
+    "learning_rate": 1e-3,
+    "weight_decay": 1e-4,
+    "batch_size": 256,
+    "buffer_size": 50_000,  # positions kept
+    "train_ratio": 4.0,  # times each new position is used in training, on average
+    "value_weight": 1.0,
+    "torch_threads": 1,
+    # rounds, checkpoints, evaluation
+    "games_per_round": 16,
+    "eval_every": 64,  # self-play games between evaluations (0: only at the end)
+    "eval_games": 20,
+    "eval_mcts_spec": "mcts:sims=200",
+    "checkpoint_every": 32,  # self-play games between network checkpoints
+}
+
+GAMES: dict[str, dict[str, Any]] = {
+    "amethyst_amber": {"hidden": 64},
+    "amoeba": {"hidden": 64},
+    "gem_mountain": {"hidden": 128},
+    "gold_rush_gangs": {"hidden": 64, "max_moves": 600},
+    "princes_of_amber": {"hidden": 128},
+}
+
+
+def az_settings(game: str, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Defaults, then the game's table, then ``overrides`` (unknown keys fail)."""
+    params = {**DEFAULTS, **GAMES.get(strip_version(game), {})}
+    for key, value in (overrides or {}).items():
+        if key not in DEFAULTS:
+            raise ValueError(f"unknown az setting {key!r}; known: {', '.join(sorted(DEFAULTS))}")
+        params[key] = value
+    return params
