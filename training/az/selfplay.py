@@ -36,7 +36,7 @@ class GameRecord:
     length: int  # every move played, forced ones included
     returns: list[float]
     cut: bool  # stopped at max_moves and scored by evaluate()
-    simulations: int
+    simulations: int  # searched by this game's moves
     search_seconds: float
 
 
@@ -46,6 +46,7 @@ class _Game:
         self.rng = np.random.default_rng(seed)
         self.moves = 0
         self.samples: list[tuple] = []  # (observation, mask, policy, player)
+        self.simulations = 0
 
 
 def _advance_forced(game_run: _Game, max_moves: int) -> None:
@@ -64,7 +65,6 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
 
     max_moves = int(settings.get("max_moves") or 0)
     runs = [_Game(game, int(seed)) for seed in seeds]
-    sims_done = 0
     started = time.perf_counter()
     while True:
         for run in runs:
@@ -95,16 +95,16 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
             visits = search.visit_counts()
             mask = state.legal_action_mask()
             run.samples.append((state.observation(seat), mask, visits / visits.sum(), seat))
-            sims_done += search.finished
+            run.simulations += search.finished
             temperature = 1.0 if run.moves < int(settings["temperature_moves"]) else 0.0
             action = search.sample_action(temperature)
             state.apply(action)  # checked: a wrong search must never corrupt a training game
             run.moves += 1
     seconds = time.perf_counter() - started
-    return [_record(run, game, sims_done, seconds / len(runs)) for run in runs]
+    return [_record(run, game, seconds / len(runs)) for run in runs]
 
 
-def _record(run: _Game, game, sims: int, seconds: float) -> GameRecord:
+def _record(run: _Game, game, seconds: float) -> GameRecord:
     state = run.state
     cut = not state.done
     returns = np.asarray(state.evaluate() if cut else state.returns(), dtype=np.float64)
@@ -120,7 +120,7 @@ def _record(run: _Game, game, sims: int, seconds: float) -> GameRecord:
         policies = np.zeros((0, game.num_actions), np.float32)
         values = np.zeros((0, n), np.float32)
     return GameRecord(
-        obs, masks, policies, values, run.moves, [float(r) for r in returns], cut, sims, seconds
+        obs, masks, policies, values, run.moves, [float(r) for r in returns], cut, run.simulations, seconds
     )
 
 

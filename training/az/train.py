@@ -239,7 +239,7 @@ def train_az(
                 buffer.add(record)
                 new_positions += len(record.policies)
                 counters["moves"] += record.length
-                counters["simulations"] += record.simulations // max(1, len(records))
+                counters["simulations"] += record.simulations
                 counters["worker_seconds"] += record.search_seconds
             counters["games"] += count
             counters["positions"] += new_positions

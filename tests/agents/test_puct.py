@@ -1,0 +1,202 @@
+"""PUCT search (agents.puct): the tree policy, per-seat backup, terminal
+values, no peeking at hidden state, and batched evaluation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from meeplezoo import envs
+from meeplezoo.agents.az import AZAgent
+from meeplezoo.agents.base import SeatView
+from meeplezoo.agents.puct import PUCTSearch, UniformEvaluator, absolute_values, run_searches
+from tests.agents.helpers import observation_dict, random_positions
+from tests.core.toy_game import STOP, SWAP, HighCardGame
+
+C = 1.25
+
+
+class FixedValue(UniformEvaluator):
+    """Uniform prior, the same seat-relative value vector for every leaf."""
+
+    def __init__(self, relative):
+        super().__init__(len(relative))
+        self.relative = np.asarray(relative, dtype=float)
+
+    def evaluate(self, observations, masks):
+        priors, _ = super().evaluate(observations, masks)
+        return priors, np.tile(self.relative, (len(masks), 1))
+
+
+class LinearEvaluator:
+    """A fixed random linear 'network' of the observation: priors and values
+    that depend on what the seat sees, and only on that."""
+
+    def __init__(self, game, seed=0):
+        rng = np.random.default_rng(seed)
+        size = int(np.prod(game.observation_shape))
+        self.policy = rng.normal(size=(size, game.num_actions)) / math.sqrt(size)
+        self.value = rng.normal(size=(size, game.num_players)) / math.sqrt(size)
+
+    def evaluate(self, observations, masks):
+        x = np.asarray(observations, dtype=float).reshape(len(observations), -1)
+        logits = np.where(masks, x @ self.policy, -np.inf)
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return p / p.sum(axis=1, keepdims=True), np.tanh(x @ self.value)
+
+
+def reference_puct(game, sample, sims: int) -> tuple[np.ndarray, list[int]]:
+    """Textbook PUCT, one simulation at a time, with a uniform prior and a
+    zero value: root visits per action and the root action of each simulation."""
+    lo, hi = game.reward_range
+    nodes: dict[tuple, dict] = {}
+    order: list[int] = []
+    for _ in range(sims):
+        state, path, edges = sample(), (), []
+        while True:
+            if state.done:
+                value = np.asarray(state.returns(), dtype=float)
+                break
+            node = nodes.get(path)
+            if node is None:
+                nodes[path] = {"n": {}, "w": {}, "visits": 0, "sum": np.zeros(game.num_players)}
+                value = np.zeros(game.num_players)
+                break
+            player, legal = state.current_player, [int(a) for a in state.legal_actions()]
+            total = sum(node["n"].get(a, 0) for a in legal)
+            parent = (node["sum"][player] / node["visits"] - lo) / (hi - lo) if node["visits"] else 0.5
+            best, best_score = None, -math.inf
+            for a in legal:
+                n = node["n"].get(a, 0)
+                q = (node["w"][a][player] / n - lo) / (hi - lo) if n else parent
+                score = q + C * (1 / len(legal)) * math.sqrt(total + 1) / (1 + n)
+                if score > best_score:
+                    best, best_score = a, score
+            edges.append((node, best))
+            if not path:
+                order.append(best)
+            state.apply(best)
+            path += (best,)
+        for node, a in edges:
+            node["n"][a] = node["n"].get(a, 0) + 1
+            node["w"][a] = node["w"].get(a, np.zeros(game.num_players)) + value
+            node["visits"] += 1
+            node["sum"] = node["sum"] + value
+        leaf = nodes[path] if path in nodes else None
+        if leaf is not None:
+            leaf["visits"] += 1
+            leaf["sum"] = leaf["sum"] + value
+    visits = np.zeros(game.num_actions)
+    for a, n in nodes[()]["n"].items():
+        visits[a] = n
+    return visits, order
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_uniform_prior_and_zero_value_is_textbook_puct_visit_for_visit(players):
+    game = HighCardGame(num_players=players)
+    state = game.new_initial_state(4)
+    view = SeatView(state, state.current_player)
+    sims = 60
+    rng = np.random.default_rng(9)
+    snapshots = []
+
+    def sample():  # root visits (virtual ones included) as each simulation starts
+        snapshots.append(search.visit_counts())
+        return view.sample(rng)
+
+    search = PUCTSearch(game, sample, sims, rng, c_puct=C, batch=1)
+    search.run(UniformEvaluator(players))
+    snapshots.append(search.visit_counts())
+    steps = [np.flatnonzero(b - a) for a, b in zip(snapshots, snapshots[1:])]
+    assert steps[0].size == 0 and all(step.size == 1 for step in steps[1:])
+    order = [int(step[0]) for step in steps[1:]]
+    rng_ref = np.random.default_rng(9)
+    visits, reference_order = reference_puct(game, lambda: view.sample(rng_ref), sims)
+    assert search.visit_counts().tolist() == visits.tolist()
+    assert order == reference_order
+    assert search.visit_counts()[[SWAP, STOP]].sum() == sims - 1  # every simulation but the root's own
+
+
+def test_values_back_up_per_seat_in_each_movers_frame():
+    game = HighCardGame(num_players=3)
+    state = game.new_initial_state(1)
+    view = SeatView(state, 0)
+    rng = np.random.default_rng(0)
+    # every leaf says: the seat to move there gets 1, the others 0
+    search = PUCTSearch(game, lambda: view.sample(rng), 3, rng, batch=1).run(FixedValue([1.0, 0.0, 0.0]))
+    root = search.root
+    for action in (SWAP, STOP):  # each child once; seat 1 moves there
+        assert root.child_n[action] == 1
+        assert root.child_w[action].tolist() == [0.0, 1.0, 0.0]
+    assert root.value_sum.tolist() == [1.0, 2.0, 0.0]  # its own evaluation (seat 0 to move) and both children
+    assert absolute_values([1.0, 2.0, 3.0], 2).tolist() == [2.0, 3.0, 1.0]
+
+
+def test_terminal_values_are_the_games_returns():
+    game = HighCardGame(num_players=2)
+    state = game.new_initial_state(5)
+    state.apply(STOP)  # seat 0 stops; seat 1's STOP ends the game
+    finished = state.clone()
+    finished.apply(STOP)
+    rng = np.random.default_rng(2)
+    # the leaf value the evaluator claims is ignored where the game has ended
+    search = PUCTSearch(game, state.clone, 12, rng, batch=4).run(FixedValue([0.3, 0.3]))
+    n = search.root.child_n[STOP]
+    assert n > 0
+    assert (search.root.child_w[STOP] / n).tolist() == finished.returns().tolist()
+
+
+def hidden_games():
+    out = [("high_card", HighCardGame(num_players=3))]
+    for name in envs.names():
+        game = envs.make_game(name)
+        if game.info.hidden_information and name.startswith(("gem_mountain", "princes_of_amber")):
+            out.append((name, game))
+    return out
+
+
+@pytest.mark.parametrize("name,game", hidden_games(), ids=lambda x: x if isinstance(x, str) else "")
+def test_search_never_reads_what_the_seat_cannot_see(name, game):
+    evaluator = LinearEvaluator(game)
+    for k, state in enumerate(random_positions(game, 3, seed=7, max_plies=30)):
+        seat = state.current_player
+        if state.legal_actions().size < 2:
+            continue
+        resampled = state.determinize(seat, np.random.default_rng(100 + k))  # other hidden facts
+        results = []
+        for position in (state, resampled):
+            search = AZAgent(seed=11, sims=16, evaluator=evaluator).search(SeatView(position, seat))
+            results.append((search.best_action(seat), search.visit_counts().tolist()))
+        assert results[0] == results[1]
+        agent = AZAgent(seed=11, sims=16, evaluator=evaluator)
+        assert agent.act(observation_dict(resampled, seat), SeatView(resampled, seat)) == results[0][0]
+
+
+def test_searches_run_together_match_searches_run_alone():
+    game = HighCardGame(num_players=3)
+    evaluator = LinearEvaluator(game)
+    states = random_positions(game, 3, seed=1, max_plies=3)
+
+    def make(state, seed):
+        view, rng = SeatView(state, state.current_player), np.random.default_rng(seed)
+        return PUCTSearch(game, lambda: view.sample(rng), 30, rng, batch=4)
+
+    alone = [make(s, i).run(evaluator).visit_counts().tolist() for i, s in enumerate(states)]
+    together = [make(s, i) for i, s in enumerate(states)]
+    run_searches(together, evaluator)
+    assert [s.visit_counts().tolist() for s in together] == alone
+
+
+def test_az_spec_needs_a_network_and_names_the_shipped_baselines():
+    with pytest.raises(ValueError, match="az needs path="):
+        AZAgent()
+    with pytest.raises(ValueError, match="one of path=, baseline= or policy="):
+        AZAgent(path="a.pt2", policy="b.zip")
+    pytest.importorskip("torch")
+    with pytest.raises(ValueError, match="no az baseline for 'no_such_game'"):
+        AZAgent(baseline="no_such_game")
+    with pytest.raises(ValueError, match="az network not found"):
+        AZAgent(path="missing.pt2")

@@ -1,0 +1,170 @@
+"""Expert iteration end to end on tiny budgets: train, save, reload, resume,
+and legal self-play in every game at two and at the most players."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from meeplezoo import envs  # noqa: E402
+from meeplezoo.agents.arena import play_match  # noqa: E402
+from meeplezoo.agents.az import AZAgent, load_network  # noqa: E402
+from meeplezoo.cli import main  # noqa: E402
+from meeplezoo.training.az.network import AZNetwork, TorchEvaluator, export_network  # noqa: E402
+from meeplezoo.training.az.selfplay import play_games  # noqa: E402
+from meeplezoo.training.az.settings import az_settings  # noqa: E402
+from meeplezoo.training.az.train import train_az  # noqa: E402
+from tests.agents.helpers import random_positions  # noqa: E402
+from tests.core.toy_game import HighCardGame  # noqa: E402
+
+TINY = {
+    "sims": 3,
+    "eval_sims": 3,
+    "search_batch": 2,
+    "concurrent_games": 2,
+    "games_per_round": 2,
+    "batch_size": 16,
+    "hidden": 16,
+    "channels": 4,
+    "eval_every": 2,
+    "eval_games": 2,
+    "eval_mcts_spec": "mcts:sims=2",
+    "checkpoint_every": 2,
+}
+
+
+def test_toy_run_trains_saves_reloads_and_resumes(tmp_path):
+    out = tmp_path / "run"
+    first = train_az(HighCardGame(num_players=3), games=4, config=TINY, out=out, workers=0, progress=False)
+    assert first["stats"]["games"] == 4
+    steps = first["stats"]["learner_steps"]
+    assert steps > 0
+    for name in ("latest.pt2", "best.pt2", "state.pt", "buffer.npz", "checkpoints/net_2_games.pt2"):
+        assert (out / name).exists(), name
+    rows = [json.loads(line) for line in (out / "evaluations.jsonl").read_text().splitlines()]
+    assert [row["games"] for row in rows] == [2, 4]
+    assert rows[0]["mcts"]["opponent"] == "mcts:sims=2" and "best" in rows[1]
+    assert list((out / "tb").iterdir())
+
+    second = train_az(HighCardGame(num_players=3), games=2, resume=out, workers=0, progress=False)
+    assert second["stats"]["games"] == 6
+    assert second["stats"]["learner_steps"] > steps
+    assert second["stats"]["positions"] > first["stats"]["positions"]
+    assert json.loads((out / "run.json").read_text())["overrides"]["sims"] == 3
+
+    evaluator = load_network(out / "latest.pt2")
+    assert evaluator.meta["trained"]["games"] == 6
+    result = play_match(
+        HighCardGame(num_players=3), [AZAgent(path=str(out / "latest.pt2"), sims=4), "random", "random"], 1
+    )
+    assert result.length > 0  # the arena refuses an illegal move
+
+
+def test_resume_refuses_another_game_and_a_ppo_run(tmp_path):
+    train_az(
+        HighCardGame(), games=2, config={**TINY, "eval_games": 0}, out=tmp_path, workers=0, progress=False
+    )
+    with pytest.raises(ValueError, match="is a run of"):
+        train_az("princes_of_amber", games=2, resume=tmp_path, workers=0, progress=False)
+    (tmp_path / "run.json").write_text(
+        json.dumps({"algo": "ppo", "game": "x", "game_config": {}, "overrides": {}, "seed": 0})
+    )
+    with pytest.raises(ValueError, match="not an az run"):
+        train_az(games=2, resume=tmp_path, workers=0, progress=False)
+
+
+def test_unknown_setting_is_refused():
+    with pytest.raises(ValueError, match="unknown config key 'nonsense'"):
+        train_az(HighCardGame(), games=1, config={"nonsense": 1}, workers=0, progress=False)
+    with pytest.raises(ValueError, match="unknown az setting"):
+        az_settings("amoeba", {"nonsense": 1})
+
+
+def table_sizes():
+    out = []
+    for name in envs.names():
+        cls = envs.game_class(name)
+        for players in sorted({max(2, cls.info.min_players), cls.info.max_players}):
+            out.append(pytest.param(name, players, id=f"{name}-{players}"))
+    return out
+
+
+@pytest.mark.parametrize("name,players", table_sizes())
+def test_self_play_plays_legal_moves_at_two_and_the_most_players(name, players):
+    config = {"num_players": players} if "num_players" in envs.game_class(name).defaults else {}
+    game = envs.make_game(name, **config)
+    net = AZNetwork(game, hidden=8, channels=4)
+    settings = {**az_settings(name, {**TINY, "max_moves": 30}), "sims": 2}
+    records = play_games(game, TorchEvaluator(net), [1, 2], settings)  # every move is checked by apply()
+    for record in records:
+        assert 0 < record.length <= 30 and len(record.returns) == game.num_players
+        assert record.masks.shape[0] == record.policies.shape[0] == record.values.shape[0]
+        # the visit distribution lies on legal moves and sums to one
+        assert np.all(record.policies[~record.masks] == 0)
+        assert np.allclose(record.policies.sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("name", ["princes_of_amber_v0", "gem_mountain_v0"])
+def test_batched_evaluation_equals_one_position_at_a_time(name, tmp_path):
+    game = envs.make_game(name)
+    net = AZNetwork(game, hidden=16, channels=4)
+    positions = random_positions(game, 5, seed=3, max_plies=40)
+    obs = np.stack([s.observation(s.current_player) for s in positions])
+    masks = np.stack([s.legal_action_mask() for s in positions])
+    exported = load_network(export_network(net, game, tmp_path / "net.pt2", {}))
+    for evaluator in (TorchEvaluator(net), exported):
+        priors, values = evaluator.evaluate(obs, masks)
+        for i in range(len(positions)):
+            one_prior, one_value = evaluator.evaluate(obs[i : i + 1], masks[i : i + 1])
+            assert np.allclose(one_prior[0], priors[i], atol=1e-6)
+            assert np.allclose(one_value[0], values[i], atol=1e-6)
+        assert np.all(priors[~masks] == 0) and np.allclose(priors.sum(axis=1), 1.0)
+        lo, hi = game.reward_range
+        assert np.all((values >= lo) & (values <= hi))
+
+
+def test_network_of_another_table_is_refused(tmp_path):
+    game = envs.make_game("princes_of_amber", num_players=3)
+    path = export_network(AZNetwork(game, hidden=8), game, tmp_path / "three.pt2", {})
+    with pytest.raises(ValueError, match="princes_of_amber_v0 with 3 players"):
+        play_match("princes_of_amber", [f"az:path={path},sims=2", "random"], 0)
+
+
+def test_train_command_runs_az(tmp_path, capsys):
+    out = tmp_path / "cli"
+    pairs = [f"{k}={v}" for k, v in {**TINY, "eval_games": 0}.items()]
+    code = main(
+        [
+            "train",
+            "princes_of_amber",
+            "--algo",
+            "az",
+            "--games",
+            "2",
+            "--workers",
+            "0",
+            "--out",
+            str(out),
+            "--no-progress",
+            "--config",
+            *pairs,
+        ]
+    )
+    assert code == 0
+    assert (out / "latest.pt2").exists()
+    assert "2 self-play games this run" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,players", table_sizes())
+def test_tiny_run_per_game_saves_reloads_and_resumes(name, players, tmp_path):
+    config = {**TINY, "max_moves": 40, "eval_games": 0}
+    first = train_az(name, players=players, games=2, config=config, out=tmp_path, workers=0, progress=False)
+    second = train_az(name, games=2, resume=tmp_path, workers=0, progress=False)
+    assert (first["stats"]["games"], second["stats"]["games"]) == (2, 4)
+    assert second["stats"]["learner_steps"] > first["stats"]["learner_steps"]
+    assert load_network(tmp_path / "latest.pt2").meta["num_players"] == players
