@@ -106,6 +106,8 @@ def load_network(path: str | Path) -> NetworkEvaluator:
         require_torch()
         import torch
 
+        # one thread: the batches are small, and a second thread on a busy core only waits
+        torch.set_num_threads(1)
         extra = {META_FILE: ""}
         try:
             program = torch.export.load(str(path), extra_files=extra)

@@ -133,6 +133,10 @@ def without_install_steps(command: str) -> str:
 # no periodic evaluation and two closing games.
 TINY_SB3 = "n_steps=64 batch_size=32 n_epochs=1 eval_every=0 final_games=2 final_workers=1 eval_mcts_spec=mcts:sims=2"
 TINY_RLLIB = "train_batch_size=200 minibatch_size=100 num_epochs=1"
+TINY_AZ = (
+    "sims=2 eval_sims=2 games_per_round=2 concurrent_games=2 eval_games=2 eval_every=0 "
+    "hidden=16 channels=4 batch_size=16 max_moves=30 eval_mcts_spec=mcts:sims=2"
+)
 
 
 def shrink(command: str) -> str:
@@ -144,6 +148,8 @@ def shrink(command: str) -> str:
     if command.startswith("meeplezoo train"):
         if "--backend rllib" in command:
             command += f" --eval-games 2 --config {TINY_RLLIB}"
+        elif "--algo az" in command:
+            command += f" --config {TINY_AZ}"
         else:
             command += f" --config {TINY_SB3}"
     if command.startswith("python -m meeplezoo.training.benchmark") and "--summary" not in command:

@@ -1,0 +1,188 @@
+"""Simulations per second of the ``az`` search beside ``mcts:sims=200``, same run.
+
+Both bots decide the same positions (reached by seeded random play) of each
+game; the figure is simulations per second of CPU time and milliseconds per
+decision. An ``az`` simulation is one walk down the tree and one network
+evaluation (batched); an ``mcts`` simulation is one walk and a random
+rollout of up to 20 moves, so the two buy different things: the decision
+time is what a table pays. The network is the shipped baseline where there is
+one, else a fresh network of the game's training settings (same size, same
+cost). ``--profile`` splits the az search's time between root sampling
+(clone / determinize), moves, masks, observations, the network and the
+tree itself.
+
+    python -m meeplezoo.benchmarks.search_speed --markdown benchmarks/results/search_speed.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import sys
+import time
+
+import numpy as np
+
+from meeplezoo import envs
+from meeplezoo.agents.base import SeatView
+
+PARTS = {
+    "sample (clone, determinize)": ("sample",),  # SeatView.sample: the determinization and its reseed
+    "apply": ("apply_unchecked",),
+    "mask": ("legal_action_mask",),
+    "observation": ("observation",),
+    "network": ("evaluate",),
+}
+
+
+def positions(game, count: int, seed: int):
+    rng = np.random.default_rng(seed)
+    out, game_seed = [], 0
+    while len(out) < count:
+        state = game.new_initial_state(seed * 1000 + game_seed)
+        game_seed += 1
+        for _ in range(int(rng.integers(0, 60))):
+            if state.done:
+                break
+            legal = state.legal_actions()
+            state.apply(int(legal[rng.integers(legal.size)]))
+        if not state.done and state.legal_actions().size > 1:
+            out.append(state)
+    return out
+
+
+def az_agent(game, sims: int):
+    """The baseline of ``game`` if shipped, else a fresh network of its settings."""
+    from meeplezoo.agents.az import AZAgent, baseline_path
+
+    try:
+        return AZAgent(seed=0, baseline=game.info.name, sims=sims), str(baseline_path(game.info.name).name)
+    except ValueError:
+        from meeplezoo.training.az.network import AZNetwork, TorchEvaluator
+        from meeplezoo.training.az.settings import az_settings
+
+        s = az_settings(game.info.name)
+        net = AZNetwork(game, int(s["hidden"]), int(s["channels"]), str(s["body"]))
+        return AZAgent(seed=0, sims=sims, evaluator=TorchEvaluator(net)), "untrained network"
+
+
+def _decide(agent, states) -> float:
+    start = time.process_time()
+    for state in states:
+        seat = state.current_player
+        obs = {
+            "observation": state.observation(seat),
+            "action_mask": state.legal_action_mask().astype(np.int8),
+        }
+        agent.act(obs, SeatView(state, seat))
+    return time.process_time() - start
+
+
+def measure(name: str, az_sims: int, count: int, seed: int, profile: bool = False) -> dict:
+    from meeplezoo.agents.mcts import MCTSAgent
+
+    game = envs.make_game(name)
+    states = positions(game, count, seed)
+    az, network = az_agent(game, az_sims)
+    mcts = MCTSAgent(seed=0, sims=200)
+    _decide(az, states[:1])  # warm-up: loads the network
+    az_seconds = _decide(az, states)
+    mcts_seconds = _decide(mcts, states)
+    row = {
+        "game": game.info.name,
+        "positions": len(states),
+        "network": network,
+        "az_sims": az_sims,
+        "az_sims_per_second": az_sims * len(states) / az_seconds,
+        "az_ms_per_decision": 1000 * az_seconds / len(states),
+        "mcts_sims_per_second": 200 * len(states) / mcts_seconds,
+        "mcts_ms_per_decision": 1000 * mcts_seconds / len(states),
+    }
+    if profile:
+        row["az_profile"] = profile_parts(az, states)
+    return row
+
+
+def profile_parts(agent, states) -> dict:
+    """Share of the az decision time per part (cumulative, so parts nest:
+    an observation inside a determinization counts once, under sample)."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    _decide(agent, states)
+    profiler.disable()
+    stats = pstats.Stats(profiler).stats
+    total = max(ct for (_, _, func), (_, _, _, ct, _) in stats.items() if func == "act")
+    shares = {}
+    for part, names in PARTS.items():
+        best = {}
+        for (file, _, func), (_, _, _, ct, _) in stats.items():
+            if func in names and "site-packages" not in file:  # the project's functions, not numpy's
+                best[func] = max(best.get(func, 0.0), ct)
+        shares[part] = sum(best.values()) / total
+    shares["tree (selection, backup)"] = max(0.0, 1.0 - sum(shares.values()))
+    return shares
+
+
+def markdown(rows: list[dict], command: str) -> str:
+    lines = [
+        "# Search speed: az against mcts:sims=200",
+        "",
+        "Simulations per second of CPU time on the same positions, same run (see",
+        "`benchmarks/search_speed.py` for what a simulation is in each).",
+        "",
+        f"Command: `{command}`",
+        "",
+        "| game | network | az sims | az sims/s | az ms/decision | mcts sims/s | mcts ms/decision |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['game']} | {r['network']} | {r['az_sims']} | {r['az_sims_per_second']:,.0f} | "
+            f"{r['az_ms_per_decision']:.1f} | {r['mcts_sims_per_second']:,.0f} | {r['mcts_ms_per_decision']:.1f} |"
+        )
+    if any("az_profile" in r for r in rows):
+        parts = list(next(r for r in rows if "az_profile" in r)["az_profile"])
+        lines += ["", "Where the az search spends its time (cProfile, share of decision time):", ""]
+        lines += ["| game | " + " | ".join(parts) + " |", "|---|" + "---:|" * len(parts)]
+        for r in rows:
+            if "az_profile" in r:
+                lines.append(
+                    f"| {r['game']} | " + " | ".join(f"{r['az_profile'][p]:.0%}" for p in parts) + " |"
+                )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="+", help="games (default: all)")
+    parser.add_argument("--sims", type=int, default=64, help="az simulations per decision")
+    parser.add_argument("--positions", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--profile", action="store_true", help="also split the az time by part")
+    parser.add_argument("--json", metavar="FILE")
+    parser.add_argument("--markdown", metavar="FILE")
+    args = parser.parse_args(argv)
+    names = [envs.resolve(g) for g in args.games] if args.games else envs.names()
+    import torch
+
+    torch.set_num_threads(1)  # as the az agent and the self-play workers run it
+    rows = []
+    for name in names:
+        row = measure(name, args.sims, args.positions, args.seed, args.profile)
+        rows.append(row)
+        print(json.dumps(row))
+    words = sys.argv[1:] if argv is None else list(argv)
+    command = "python -m meeplezoo.benchmarks.search_speed " + " ".join(words)
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({"command": command.strip(), "rows": rows}, fh, indent=2)
+    if args.markdown:
+        with open(args.markdown, "w") as fh:
+            fh.write(markdown(rows, command.strip()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
