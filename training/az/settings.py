@@ -32,7 +32,8 @@ DEFAULTS: dict[str, Any] = {
     "weight_decay": 1e-4,
     "batch_size": 256,
     "buffer_size": 50_000,  # positions kept
-    "train_ratio": 16.0,  # times each new position is used in training, on average (learning is cheap next to self-play)
+    # times each new position is used in training, on average (learning is cheap next to self-play)
+    "train_ratio": 16.0,
     "value_weight": 1.0,
     "torch_threads": 1,
     # rounds, checkpoints, evaluation
