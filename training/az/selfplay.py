@@ -37,7 +37,7 @@ class GameRecord:
     returns: list[float]
     cut: bool  # stopped at max_moves and scored by evaluate()
     simulations: int  # searched by this game's moves
-    search_seconds: float
+    search_seconds: float  # CPU seconds of the worker per game
 
 
 class _Game:
@@ -65,7 +65,7 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
 
     max_moves = int(settings.get("max_moves") or 0)
     runs = [_Game(game, int(seed)) for seed in seeds]
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: the machine may be shared
     while True:
         for run in runs:
             _advance_forced(run, max_moves)
@@ -100,7 +100,7 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
             action = search.sample_action(temperature)
             state.apply(action)  # checked: a wrong search must never corrupt a training game
             run.moves += 1
-    seconds = time.perf_counter() - started
+    seconds = time.process_time() - started
     return [_record(run, game, seconds / len(runs)) for run in runs]
 
 

@@ -9,7 +9,7 @@ weights go out with the next round's tasks. A run lives in one folder::
     run.json                      what is trained (game, config, settings, seed)
     state.pt, buffer.npz          learner (network, optimizer, counters) and replay buffer, for --resume
     latest.pt2                    the newest network (an ``az:path=`` file)
-    checkpoints/net_<G>_games.pt2 the network after G self-play games, at each evaluation
+    checkpoints/net_<G>_games.pt2 the network after G self-play games, at each evaluation and run's end
     best.pt2, best.json           the best network so far (beats the previous best)
     evaluations.jsonl             one line per evaluation: against MCTS and the previous best
     tb/                           TensorBoard logs
@@ -223,10 +223,13 @@ def train_az(
             "cpu_seconds": counters["worker_seconds"] + counters["learn_seconds"],
         }
 
-    def save_state() -> None:
+    def save_state(numbered: bool = False) -> None:
         torch.save({"learner": learner.state_dict(), "counters": counters}, out / STATE_FILE)
         buffer.save(out / BUFFER_FILE)
-        export_network(net, rules, out / "latest.pt2", trained_info())
+        latest = export_network(net, rules, out / "latest.pt2", trained_info())
+        if numbered:  # the end of a run leaves a point for the learning curve
+            (out / "checkpoints").mkdir(exist_ok=True)
+            shutil.copyfile(latest, out / "checkpoints" / f"net_{counters['games']}_games.pt2")
 
     try:
         while counters["games"] < target:
@@ -245,9 +248,9 @@ def train_az(
             counters["positions"] += new_positions
             steps = math.ceil(new_positions * float(settings["train_ratio"]) / int(settings["batch_size"]))
             display.status(f"learning ({steps} steps)")
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             losses = learner.train(buffer, steps, rng) if len(buffer) else {}
-            counters["learn_seconds"] += time.perf_counter() - t0
+            counters["learn_seconds"] += time.process_time() - t0
             g = counters["games"]
             for key, value in losses.items():
                 writer.add_scalar(f"train/{key}", value, g)
@@ -264,7 +267,7 @@ def train_az(
                 history.append(
                     _evaluate(rules, net, out, settings, counters, trained_info(), writer, display)
                 )
-        save_state()
+        save_state(numbered=True)
         if int(settings["eval_games"]) > 0 and counters["last_eval"] != counters["games"]:
             counters["last_eval"] = counters["games"]
             history.append(_evaluate(rules, net, out, settings, counters, trained_info(), writer, display))

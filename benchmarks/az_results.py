@@ -1,0 +1,183 @@
+"""Benchmark record of an ``--algo az`` run: learning curve and head-to-head.
+
+For a run folder: each network checkpoint (``checkpoints/net_<G>_games.pt2``)
+against ``mcts:sims=200`` (win rate and openskill rating over the training
+CPU minutes the checkpoint records), then the final network against
+``mcts:sims=200`` over more games, and a table of the final network,
+``mcts:sims=200`` and ``random``. Writes ``az_<game>.json`` and ``.md`` to
+``--results`` with the command that made them.
+
+    python -m meeplezoo.benchmarks.az_results gem_mountain --run runs/gem_mountain_az --final-games 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+from meeplezoo import envs
+from meeplezoo.agents.arena import tournament
+from meeplezoo.agents.arena_report import wilson_interval
+
+MCTS = "mcts:sims=200"
+_CHECKPOINT = re.compile(r"^net_(\d+)_games\.pt2$")
+
+
+def checkpoints(run: Path) -> list[tuple[int, Path]]:
+    found = [
+        (int(m.group(1)), p) for p in (run / "checkpoints").glob("*.pt2") if (m := _CHECKPOINT.match(p.name))
+    ]
+    return sorted(found)
+
+
+def head_to_head(game, spec: str, opponent: str, games: int, seed: int, workers: int) -> dict:
+    """``spec`` in one seat, ``opponent`` in the others, seats rotating."""
+    n = game.num_players
+    result = tournament(
+        game, [spec] + [opponent] * (n - 1), games, players=n, seed=seed, workers=workers, progress=False
+    )
+    wins, draws = int(result.wins[0]), int(result.draws[0])
+    labels = result.agents
+    return {
+        "agent": spec,
+        "opponent": opponent,
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "win_rate": wins / games,
+        "win_ci95": list(wilson_interval(wins, games)),
+        "rating": result.ratings[labels[0]]["ordinal"],
+        "opponent_rating": result.ratings[labels[1]]["ordinal"],
+        "ms_per_decision": result.decision_ms(labels[0]),
+        "opponent_ms_per_decision": result.decision_ms(labels[1]),
+    }
+
+
+def table(game, specs: list[str], games: int, seed: int, workers: int) -> list[dict]:
+    result = tournament(
+        game, specs, games, players=game.num_players, seed=seed, workers=workers, progress=False
+    )
+    return result.agent_rows()
+
+
+def network_meta(path: Path) -> dict:
+    from meeplezoo.agents.az import load_network
+
+    return load_network(path).meta
+
+
+def run_benchmark(args) -> dict:
+    run = Path(args.run)
+    saved = json.loads((run / "run.json").read_text())
+    game = envs.game_class(saved["game"])(**saved["game_config"])
+    points = checkpoints(run)
+    if args.curve_points and len(points) > args.curve_points:  # evenly spaced, the last one kept
+        step = (len(points) - 1) / (args.curve_points - 1)
+        points = [points[round(i * step)] for i in range(args.curve_points)]
+    curve = []
+    for games_played, path in points:
+        meta = network_meta(path)["trained"]
+        row = head_to_head(
+            game, f"az:path={path},sims={args.sims}", MCTS, args.curve_games, args.seed, args.workers
+        )
+        row.update({"selfplay_games": games_played, "cpu_minutes": meta.get("cpu_seconds", 0.0) / 60})
+        curve.append(row)
+        print(json.dumps(row), flush=True)
+    final_path = Path(args.network) if args.network else points[-1][1]
+    final_spec = f"az:path={final_path},sims={args.sims}"
+    final = head_to_head(game, final_spec, MCTS, args.final_games, args.seed + 1, args.workers)
+    print(json.dumps(final), flush=True)
+    rows = (
+        table(game, [final_spec, MCTS, "random"], args.table_games, args.seed + 2, args.workers)
+        if args.table_games
+        else []
+    )
+    return {
+        "game": game.info.name,
+        "players": game.num_players,
+        "run": saved,
+        "network": str(final_path),
+        "trained": network_meta(final_path)["trained"],
+        "curve": curve,
+        "final": final,
+        "table": rows,
+    }
+
+
+def markdown(report: dict, command: str) -> str:
+    f = report["final"]
+    t = report["trained"]
+    lines = [
+        f"# az on {report['game']} ({report['players']} players)",
+        "",
+        f"Command: `{command}`",
+        "",
+        f"Network: {t.get('games', 0)} self-play games, {t.get('positions', 0)} positions, "
+        f"{t.get('learner_steps', 0)} learner steps, {t.get('cpu_seconds', 0.0) / 60:.1f} CPU minutes "
+        "(self-play workers' search time plus the learner's).",
+        "",
+        "## Learning curve against mcts:sims=200",
+        "",
+        "| self-play games | CPU minutes | games | az wins | win rate (95% CI) | az rating | mcts rating |",
+        "|---:|---:|---:|---:|---|---:|---:|",
+    ]
+    for r in report["curve"]:
+        lo, hi = r["win_ci95"]
+        lines.append(
+            f"| {r['selfplay_games']} | {r['cpu_minutes']:.1f} | {r['games']} | {r['wins']} | "
+            f"{r['win_rate']:.0%} ({lo:.0%}-{hi:.0%}) | {r['rating']:.2f} | {r['opponent_rating']:.2f} |"
+        )
+    lo, hi = f["win_ci95"]
+    lines += [
+        "",
+        "## Final head-to-head",
+        "",
+        f"`{f['agent']}` against `{f['opponent']}`: {f['wins']} wins, {f['draws']} draws in {f['games']} games, "
+        f"win rate {f['win_rate']:.0%} (95% CI {lo:.0%}-{hi:.0%}); decision time {f['ms_per_decision']:.0f} ms "
+        f"against {f['opponent_ms_per_decision']:.0f} ms.",
+    ]
+    if report["table"]:
+        lines += ["", "| agent | rating | win rate | ms/decision |", "|---|---:|---:|---:|"]
+        for row in report["table"]:
+            lines.append(
+                f"| {row['agent']} | {row['ordinal']:.2f} | {row['win_rate']:.0%} | {row['decision_ms']:.0f} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", help="the run's game (checked against the run)")
+    parser.add_argument("--run", required=True, help="the run folder of meeplezoo train --algo az")
+    parser.add_argument("--network", help="the network to report (default: the run's newest checkpoint)")
+    parser.add_argument("--sims", type=int, default=64)
+    parser.add_argument("--curve-games", type=int, default=10)
+    parser.add_argument("--curve-points", type=int, default=4)
+    parser.add_argument("--final-games", type=int, default=40)
+    parser.add_argument("--table-games", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--results", default="benchmarks/results")
+    args = parser.parse_args(argv)
+    trained = json.loads((Path(args.run) / "run.json").read_text())["game"]
+    if envs.resolve(args.game) != trained:
+        raise SystemExit(f"{args.run} is a run of {trained}, not {args.game}")
+    report = run_benchmark(args)
+    words = sys.argv[1:] if argv is None else list(argv)
+    command = "python -m meeplezoo.benchmarks.az_results " + " ".join(words)
+    report["command"] = command
+    folder = Path(args.results)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"az_{envs.strip_version(report['game'])}"
+    if report["players"] != envs.game_class(report["game"]).info.default_players:
+        stem += f"_{report['players']}p"
+    (folder / f"{stem}.json").write_text(json.dumps(report, indent=2))
+    (folder / f"{stem}.md").write_text(markdown(report, command))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
