@@ -1,0 +1,47 @@
+"""The az baselines shipped with the package: they load, fit their game and
+play legal moves; without torch an az agent names the extra to install."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+import pytest
+
+from meeplezoo import envs
+from meeplezoo.agents.base import SeatView
+from meeplezoo.agents.registry import make_agent
+from tests.agents.helpers import observation_dict, random_positions
+
+SHIPPED = sorted(
+    p.name[: -len(".pt2")]
+    for p in (files("meeplezoo.agents") / "baselines").iterdir()
+    if p.name.endswith(".pt2")
+)
+
+
+def test_at_least_one_baseline_ships():
+    assert SHIPPED
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_baseline_is_small_fits_its_game_and_plays_legal_moves(name):
+    pytest.importorskip("torch")
+    path = files("meeplezoo.agents") / "baselines" / f"{name}.pt2"
+    assert path.stat().st_size <= 2 * 1024 * 1024
+    game = envs.make_game(name)
+    agent = make_agent(f"az:baseline={name},sims=4", seed=0)
+    for state in random_positions(game, 5, seed=2, max_plies=40):
+        seat = state.current_player
+        action = agent.act(observation_dict(state, seat), SeatView(state, seat))
+        assert state.legal_action_mask()[action]
+
+
+def test_az_without_torch_names_the_train_extra(monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a)
+    )
+    with pytest.raises(ValueError, match=r"pip install 'meeplezoo\[train\]'"):
+        make_agent("az:baseline=princes_of_amber")
