@@ -148,10 +148,42 @@ def markdown(report: dict, command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def policy_report(name: str, ppo: str, games: int, sims: int, seed: int, workers: int) -> dict:
+    """How much search adds to a PPO checkpoint: the policy alone (sampled,
+    as trained and evaluated) and ``az:policy=`` over it, each against
+    ``mcts:sims=200`` on the same seeds."""
+    game = envs.make_game(name)
+    rows = [
+        head_to_head(game, f"policy:path={ppo},deterministic=false", MCTS, games, seed, workers),
+        head_to_head(game, f"az:policy={ppo},sims={sims}", MCTS, games, seed, workers),
+    ]
+    for row in rows:
+        print(json.dumps(row), flush=True)
+    return {"game": game.info.name, "players": game.num_players, "checkpoint": ppo, "rows": rows}
+
+
+def policy_markdown(report: dict, command: str) -> str:
+    lines = [
+        f"# Search over a PPO checkpoint on {report['game']} ({report['players']} players)",
+        "",
+        f"Command: `{command}`",
+        "",
+        "| agent | opponent | games | wins | win rate (95% CI) | ms/decision | opponent ms/decision |",
+        "|---|---|---:|---:|---|---:|---:|",
+    ]
+    for r in report["rows"]:
+        lo, hi = r["win_ci95"]
+        lines.append(
+            f"| `{r['agent']}` | {r['opponent']} | {r['games']} | {r['wins']} | {r['win_rate']:.0%} "
+            f"({lo:.0%}-{hi:.0%}) | {r['ms_per_decision']:.0f} | {r['opponent_ms_per_decision']:.0f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", help="the run's game (checked against the run)")
-    parser.add_argument("--run", required=True, help="the run folder of meeplezoo train --algo az")
+    parser.add_argument("--run", help="the run folder of meeplezoo train --algo az")
     parser.add_argument("--network", help="the network to report (default: the run's newest checkpoint)")
     parser.add_argument("--sims", type=int, default=64)
     parser.add_argument("--curve-games", type=int, default=10)
@@ -161,15 +193,28 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--results", default="benchmarks/results")
+    parser.add_argument(
+        "--ppo", metavar="ZIP", help="instead: the PPO checkpoint alone and under az:policy= search"
+    )
     args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    command = "python -m meeplezoo.benchmarks.az_results " + " ".join(words)
+    folder = Path(args.results)
+    if args.ppo:
+        report = policy_report(args.game, args.ppo, args.final_games, args.sims, args.seed, args.workers)
+        report["command"] = command
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = f"az_policy_{envs.strip_version(report['game'])}"
+        (folder / f"{stem}.json").write_text(json.dumps(report, indent=2))
+        (folder / f"{stem}.md").write_text(policy_markdown(report, command))
+        return 0
+    if not args.run:
+        parser.error("--run is needed (or --ppo)")
     trained = json.loads((Path(args.run) / "run.json").read_text())["game"]
     if envs.resolve(args.game) != trained:
         raise SystemExit(f"{args.run} is a run of {trained}, not {args.game}")
     report = run_benchmark(args)
-    words = sys.argv[1:] if argv is None else list(argv)
-    command = "python -m meeplezoo.benchmarks.az_results " + " ".join(words)
     report["command"] = command
-    folder = Path(args.results)
     folder.mkdir(parents=True, exist_ok=True)
     stem = f"az_{envs.strip_version(report['game'])}"
     if report["players"] != envs.game_class(report["game"]).info.default_players:

@@ -1,0 +1,51 @@
+"""The az search-speed benchmark and the az run record write their tables."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("torch")
+
+from meeplezoo.benchmarks import az_results, search_speed  # noqa: E402
+
+
+def test_search_speed_reports_both_bots_on_the_same_positions(tmp_path):
+    out = tmp_path / "speed.md"
+    assert (
+        search_speed.main(
+            [
+                "--games",
+                "princes_of_amber",
+                "--positions",
+                "2",
+                "--sims",
+                "4",
+                "--profile",
+                "--markdown",
+                str(out),
+                "--json",
+                str(tmp_path / "speed.json"),
+            ]
+        )
+        == 0
+    )
+    row = json.loads((tmp_path / "speed.json").read_text())["rows"][0]
+    assert row["positions"] == 2 and row["az_sims"] == 4
+    assert row["az_sims_per_second"] > 0 and row["mcts_sims_per_second"] > 0
+    assert set(row["az_profile"]) == {*search_speed.PARTS, "tree (selection, backup)"}
+    assert "| princes_of_amber_v0 |" in out.read_text()
+
+
+def test_run_record_tables_name_the_figures():
+    row = {"agent": "az:path=x.pt2,sims=64", "opponent": "mcts:sims=200", "games": 10, "wins": 6, "draws": 0}
+    row.update({"win_rate": 0.6, "win_ci95": [0.31, 0.83], "rating": 2.0, "opponent_rating": 1.0})
+    row.update(
+        {"ms_per_decision": 30.0, "opponent_ms_per_decision": 90.0, "selfplay_games": 96, "cpu_minutes": 3.5}
+    )
+    report = {"game": "princes_of_amber_v0", "players": 2, "trained": {"games": 96, "cpu_seconds": 210.0}}
+    report.update({"curve": [row], "final": row, "table": []})
+    text = az_results.markdown(report, "python -m meeplezoo.benchmarks.az_results princes_of_amber --run r")
+    assert "| 96 | 3.5 | 10 | 6 | 60% (31%-83%) |" in text
+    assert "6 wins, 0 draws in 10 games" in text
