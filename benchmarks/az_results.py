@@ -78,7 +78,7 @@ def run_benchmark(args) -> dict:
         step = (len(points) - 1) / (args.curve_points - 1)
         points = [points[round(i * step)] for i in range(args.curve_points)]
     curve = []
-    for games_played, path in points:
+    for games_played, path in points if args.curve_games else []:
         meta = network_meta(path)["trained"]
         row = head_to_head(
             game, f"az:path={path},sims={args.sims}", MCTS, args.curve_games, args.seed, args.workers
@@ -88,8 +88,10 @@ def run_benchmark(args) -> dict:
         print(json.dumps(row), flush=True)
     final_path = Path(args.network) if args.network else points[-1][1]
     final_spec = f"az:path={final_path},sims={args.sims}"
-    final = head_to_head(game, final_spec, MCTS, args.final_games, args.seed + 1, args.workers)
-    print(json.dumps(final), flush=True)
+    final = None
+    if args.final_games:
+        final = head_to_head(game, final_spec, MCTS, args.final_games, args.seed + 1, args.workers)
+        print(json.dumps(final), flush=True)
     rows = (
         table(game, [final_spec, MCTS, "random"], args.table_games, args.seed + 2, args.workers)
         if args.table_games
@@ -105,6 +107,41 @@ def run_benchmark(args) -> dict:
         "final": final,
         "table": rows,
     }
+
+
+def merge_rows(rows: list[dict]) -> dict:
+    """One head-to-head row from several runs of the same pairing (other seeds):
+    games, wins and draws add up; decision times are weighted by games; the
+    ratings are those of the largest run (openskill ratings do not add)."""
+    games = sum(r["games"] for r in rows)
+    wins = sum(r["wins"] for r in rows)
+    merged = dict(max(rows, key=lambda r: r["games"]))
+    merged.update({"games": games, "wins": wins, "draws": sum(r["draws"] for r in rows)})
+    merged.update({"win_rate": wins / games, "win_ci95": list(wilson_interval(wins, games))})
+    for key in ("ms_per_decision", "opponent_ms_per_decision"):
+        merged[key] = sum(r[key] * r["games"] for r in rows) / games
+    return merged
+
+
+def merge_reports(reports: list[dict]) -> dict:
+    """Reports of one game made in pieces (each command under ten minutes):
+    the curve and table from the pieces that have them, the head-to-head rows
+    of the same pairing added up."""
+    base = dict(reports[0])
+    if "rows" in base:  # PPO reports
+        pairs: dict[tuple, list] = {}
+        for report in reports:
+            for row in report["rows"]:
+                pairs.setdefault((row["agent"], row["opponent"]), []).append(row)
+        base["rows"] = [merge_rows(rows) for rows in pairs.values()]
+        return base
+    base["curve"] = sorted(
+        (row for report in reports for row in report.get("curve", [])), key=lambda r: r["selfplay_games"]
+    )
+    base["table"] = next((report["table"] for report in reports if report.get("table")), [])
+    finals = [report["final"] for report in reports if report.get("final")]
+    base["final"] = merge_rows(finals) if finals else None
+    return base
 
 
 def markdown(report: dict, command: str) -> str:
@@ -130,6 +167,8 @@ def markdown(report: dict, command: str) -> str:
             f"| {r['selfplay_games']} | {r['cpu_minutes']:.1f} | {r['games']} | {r['wins']} | "
             f"{r['win_rate']:.0%} ({lo:.0%}-{hi:.0%}) | {r['rating']:.2f} | {r['opponent_rating']:.2f} |"
         )
+    if f is None:
+        return "\n".join(lines) + "\n"
     lo, hi = f["win_ci95"]
     lines += [
         "",
@@ -148,15 +187,14 @@ def markdown(report: dict, command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def policy_report(name: str, ppo: str, games: int, sims: int, seed: int, workers: int) -> dict:
+def policy_report(name: str, ppo: str, games: int, sims: int, seed: int, workers: int, which="both") -> dict:
     """How much search adds to a PPO checkpoint: the policy alone (sampled,
     as trained and evaluated) and ``az:policy=`` over it, each against
     ``mcts:sims=200`` on the same seeds."""
     game = envs.make_game(name)
-    rows = [
-        head_to_head(game, f"policy:path={ppo},deterministic=false", MCTS, games, seed, workers),
-        head_to_head(game, f"az:policy={ppo},sims={sims}", MCTS, games, seed, workers),
-    ]
+    specs = {"policy": f"policy:path={ppo},deterministic=false", "search": f"az:policy={ppo},sims={sims}"}
+    chosen = list(specs) if which == "both" else [which]
+    rows = [head_to_head(game, specs[k], MCTS, games, seed, workers) for k in chosen]
     for row in rows:
         print(json.dumps(row), flush=True)
     return {"game": game.info.name, "players": game.num_players, "checkpoint": ppo, "rows": rows}
@@ -196,12 +234,34 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--ppo", metavar="ZIP", help="instead: the PPO checkpoint alone and under az:policy= search"
     )
+    parser.add_argument("--ppo-agents", choices=("both", "policy", "search"), default="both")
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="JSON",
+        help="instead: add up reports of this game made in pieces, and write the tables from them",
+    )
     args = parser.parse_args(argv)
     words = sys.argv[1:] if argv is None else list(argv)
     command = "python -m meeplezoo.benchmarks.az_results " + " ".join(words)
     folder = Path(args.results)
+    if args.merge:
+        reports = [json.loads(Path(p).read_text()) for p in args.merge]
+        report = merge_reports(reports)
+        report["commands"] = [r.get("command", "") for r in reports]
+        policy = "rows" in report
+        stem = ("az_policy_" if policy else "az_") + envs.strip_version(report["game"])
+        if report["players"] != envs.game_class(report["game"]).info.default_players:
+            stem += f"_{report['players']}p"
+        text = (policy_markdown if policy else markdown)(report, "; ".join(report["commands"]))
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{stem}.json").write_text(json.dumps(report, indent=2))
+        (folder / f"{stem}.md").write_text(text)
+        return 0
     if args.ppo:
-        report = policy_report(args.game, args.ppo, args.final_games, args.sims, args.seed, args.workers)
+        report = policy_report(
+            args.game, args.ppo, args.final_games, args.sims, args.seed, args.workers, args.ppo_agents
+        )
         report["command"] = command
         folder.mkdir(parents=True, exist_ok=True)
         stem = f"az_policy_{envs.strip_version(report['game'])}"
