@@ -168,3 +168,23 @@ def test_tiny_run_per_game_saves_reloads_and_resumes(name, players, tmp_path):
     assert (first["stats"]["games"], second["stats"]["games"]) == (2, 4)
     assert second["stats"]["learner_steps"] > first["stats"]["learner_steps"]
     assert load_network(tmp_path / "latest.pt2").meta["num_players"] == players
+
+
+def test_search_over_a_ppo_checkpoint_plays_legal_moves(tmp_path):
+    from meeplezoo.agents.base import SeatView
+    from meeplezoo.agents.registry import make_agent
+    from meeplezoo.training.train import train
+    from tests.agents.helpers import observation_dict
+    from tests.training.helpers import TINY as TINY_PPO
+
+    summary = train(
+        "princes_of_amber", timesteps=128, config=TINY_PPO, out=tmp_path, progress=False, final_eval=False
+    )
+    agent = make_agent(f"az:policy={summary['final_model']},sims=6", seed=0)
+    game = envs.make_game("princes_of_amber")
+    for state in random_positions(game, 4, seed=5, max_plies=40):
+        seat = state.current_player
+        assert state.legal_action_mask()[agent.act(observation_dict(state, seat), SeatView(state, seat))]
+    three = envs.make_game("gem_mountain", num_players=3)
+    with pytest.raises(ValueError, match="does not fit gem_mountain_v0"):
+        agent.evaluator(three)
