@@ -24,8 +24,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--out", help="run folder (default runs/<game>; with --resume, that run's folder)")
     parser.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its newest checkpoint")
-    parser.add_argument("--eval-every", type=int, help="evaluate every N learner steps")
-    parser.add_argument("--eval-games", type=int, help="games against random per evaluation")
+    parser.add_argument("--eval-every", type=int, help="evaluate every N learner steps (az: self-play games)")
+    parser.add_argument(
+        "--eval-games",
+        type=int,
+        help="games against random per evaluation (az: against mcts:sims=200 and the previous best)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument(
