@@ -128,6 +128,9 @@ class PPOEvaluator:
     max^n needs to back up through their moves."""
 
     def __init__(self, model, num_players: int) -> None:
+        import torch
+
+        torch.set_num_threads(1)  # as for the az networks: small batches, one thread
         self.policy = model.policy
         self.num_players = num_players
 
