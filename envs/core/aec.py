@@ -218,12 +218,11 @@ class MeepleEnv(AECEnv):
                 raise ValueError(f"{agent} is done; the only valid action is None, got {action!r}")
             self._was_dead_step(action)
             return
-        a = action if type(action) is int else integer_index(action)
-        if a is None:
-            raise ValueError(f"action must be an integer, got {action!r}")
-        n = self.game.num_actions
-        if not 0 <= a < n:
-            raise ValueError(f"action {a} is outside the action space Discrete({n})")
+        a = (
+            action
+            if type(action) is int and 0 <= action < self.game.num_actions
+            else self._action_index(action)
+        )
         if self._rewards_pending:
             for key in self.rewards:
                 self.rewards[key] = 0.0
@@ -305,13 +304,18 @@ class MeepleEnv(AECEnv):
         integer of the action space has one: anything else is a TypeError
         (``1.5``, ``"4"``) or a ValueError (outside the space), never a name."""
         state = self._require_game("decode_action")
-        index = action if type(action) is int else integer_index(action)
+        return state.action_to_string(self._action_index(action, not_an_integer=TypeError))
+
+    def _action_index(self, action: Any, not_an_integer: type[Exception] = ValueError) -> int:
+        """``action`` as an index of the action space, or the error that says
+        why it is not one (``not_an_integer`` for floats, strings, None...)."""
+        index = integer_index(action)
         if index is None:
-            raise TypeError(f"action must be an integer, got {action!r}")
+            raise not_an_integer(f"action must be an integer, got {action!r}")
         n = self.game.num_actions
         if not 0 <= index < n:
             raise ValueError(f"action {index} is outside the action space Discrete({n})")
-        return state.action_to_string(index)
+        return index
 
     def replay_record(self) -> ReplayRecord:
         """This game so far as a sealed replay: seed, config and action log,
