@@ -219,6 +219,12 @@ class AmethystAmberState(State):
         self._destinations = 0
         self._movable_cache: list = [None, None]
 
+    def check_position(self) -> None:
+        """The rules a loaded position must keep (see checks.py)."""
+        from meeplezoo.envs.amethyst_amber.checks import check_position
+
+        check_position(self)
+
     def to_dict(self) -> dict:
         from meeplezoo.envs.amethyst_amber.serial import state_to_dict
 

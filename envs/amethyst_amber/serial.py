@@ -4,7 +4,13 @@ Triangles are written as brick [X, Y], hexes as axial [q, r], seats as 0
 (Amethyst) / 1 (Amber). ``state_from_dict`` fills missing keys so that test
 positions can list only the pieces they need: counts default to what the
 listed pieces leave over (reserve = attackers not on the board nor held,
-unplaced defenders = 0 in the main phase).
+unplaced defenders = 0 in the main phase), and defenders or resources left
+out are out of the game. The generator entry ``rng`` is required.
+
+Every entry is checked as it is read (types, coordinates on the board, one
+piece per place, counts in range); how the entries fit together (every
+attacker exactly once, the phase and sub-step fitting the pieces) is
+checked by ``checks.check_position`` once the state is built.
 
 The format lists pieces rather than the state's bitboards and per-hex
 lists, so it is written here rather than from the state's field
@@ -15,34 +21,33 @@ from __future__ import annotations
 
 from meeplezoo.envs.amethyst_amber.actions import NUM_HEXES, PHASE_NAMES, SUBSTEP_NAMES, Phase, Substep
 from meeplezoo.envs.amethyst_amber.rules import NEUTRAL, AmethystAmberState
-from meeplezoo.envs.core.state import make_rng, rng_from_dict, rng_to_dict
+from meeplezoo.envs.core.positions import PositionError, as_integer, as_list
+from meeplezoo.envs.core.state import rng_from_dict, rng_to_dict
 
 GAME_NAME = "amethyst_amber_v0"
+SEAT_BY_NAME = {"amethyst": 0, "amber": 1, "player_0": 0, "player_1": 1}
+COORDINATE_BOUND = 1000  # far outside the board: a coordinate beyond it is refused as a number
 
 
-def _seat(value) -> int:
+def _seat(value, what: str = "seat") -> int:
+    """A seat given as 0 / 1 or by name ("amethyst", "amber", "player_0", "player_1")."""
     if isinstance(value, str):
         key = value.strip().lower()
-        names = {"amethyst": 0, "amber": 1, "player_0": 0, "player_1": 1}
-        if key not in names:
-            raise ValueError(f"{GAME_NAME}: unknown seat {value!r}")
-        return names[key]
-    seat = int(value)
-    if seat not in (0, 1):
-        raise ValueError(f"{GAME_NAME}: seat must be 0 or 1, got {value!r}")
-    return seat
+        if key not in SEAT_BY_NAME:
+            raise PositionError(f"{what} must be 0, 1 or one of {sorted(SEAT_BY_NAME)}, got {value!r}")
+        return SEAT_BY_NAME[key]
+    return as_integer(value, 0, 1, what)
 
 
-def _pair(value, default) -> list[int]:
-    """A per-seat count given as [a, b] or {seat: n}."""
-    if value is None:
-        return list(default)
+def _pair(value, high: int, default: list[int]) -> list[int]:
+    """A per-seat count in 0..high given as [a, b] or {seat: n} (unlisted seats: ``default``)."""
     if isinstance(value, dict):
         out = list(default)
         for key, count in value.items():
-            out[_seat(key)] = int(count)
+            seat = _seat(key, f"seat key {key!r}")
+            out[seat] = as_integer(count, 0, high, f"seat {seat}'s count")
         return out
-    return [int(value[0]), int(value[1])]
+    return [as_integer(v, 0, high, f"seat {i}'s count") for i, v in enumerate(as_list(value, 2))]
 
 
 def state_to_dict(s) -> dict:
@@ -75,45 +80,108 @@ def state_to_dict(s) -> dict:
     }
 
 
-def _named(value, names: tuple[str, ...], key: str) -> int:
-    if value not in names:
-        raise ValueError(f"{GAME_NAME}: {key} must be one of {list(names)}, got {value!r}")
-    return names.index(value)
+def _entry(d: dict, key: str, convert, default):
+    """``convert(d[key])``, or ``default`` when the key is absent; a failed
+    check names the entry."""
+    if key not in d:
+        return default
+    try:
+        return convert(d[key])
+    except PositionError as exc:
+        raise PositionError(f"{GAME_NAME}: position entry {key!r}: {exc}") from None
 
 
-def _triangle(geo, coords) -> int:
-    key = (int(coords[0]), int(coords[1]))
+def _named(names: tuple[str, ...]):
+    def convert(value) -> int:
+        if not isinstance(value, str) or value not in names:
+            raise PositionError(f"must be one of {list(names)}, got {value!r}")
+        return names.index(value)
+
+    return convert
+
+
+def _coords(entry, length: tuple[int, ...], what: str) -> tuple[int, int]:
+    if not isinstance(entry, list) or len(entry) not in length:
+        shown = " or ".join(str(n) for n in length)
+        raise PositionError(f"{what} must be a list of {shown} values, got {entry!r}")
+    x = as_integer(entry[0], -COORDINATE_BOUND, COORDINATE_BOUND, f"{what} coordinate 0")
+    y = as_integer(entry[1], -COORDINATE_BOUND, COORDINATE_BOUND, f"{what} coordinate 1")
+    return x, y
+
+
+def _triangle(geo, entry, what: str, length: tuple[int, ...] = (2,)) -> int:
+    key = _coords(entry, length, what)
     if key not in geo.tri_index:
-        raise ValueError(f"{GAME_NAME}: no triangle at {key}")
+        raise PositionError(f"{what}: no triangle at {key}")
     return geo.tri_index[key]
 
 
-def _hex(geo, coords) -> int:
-    key = (int(coords[0]), int(coords[1]))
+def _hex(geo, entry, what: str, length: tuple[int, ...]) -> int:
+    key = _coords(entry, length, what)
     if key not in geo.hexes.index:
-        raise ValueError(f"{GAME_NAME}: no hex at {key}")
+        raise PositionError(f"{what}: no hex at {key}")
     return geo.hexes.index[key]
 
 
-def _load_pieces(s, d: dict) -> None:
-    """Defenders, attackers and resources (with placed counts) from their lists."""
+def _load_defenders(s, value) -> None:
+    bd = s.game.board
+    geo = bd.geo
+    for i, entry in enumerate(as_list(value)):
+        t = _triangle(geo, entry, f"entry {i}", (3,))
+        seat = _seat(entry[2], f"entry {i} seat")
+        if not bd.is_black[t]:
+            raise PositionError(
+                f"entry {i}: triangle {geo.tri_xy[t]} is yellow; defenders stand on black triangles"
+            )
+        if (s.defender_bits[0] | s.defender_bits[1]) & geo.bit_tri[t]:
+            raise PositionError(f"entry {i}: triangle {geo.tri_xy[t]} already holds a defender")
+        s.defender_bits[seat] |= geo.bit_tri[t]
+
+
+def _load_attackers(s, value) -> None:
     geo = s.game.board.geo
-    for entry in d.get("defenders", []):
-        s.defender_bits[_seat(entry[2])] |= geo.bit_tri[_triangle(geo, entry)]
-    for entry in d.get("attackers", []):
-        h, seat = _hex(geo, entry), _seat(entry[2])
+    for i, entry in enumerate(as_list(value)):
+        h = _hex(geo, entry, f"entry {i}", (3,))
+        seat = _seat(entry[2], f"entry {i} seat")
+        if s.attacker_at[h] >= 0:
+            raise PositionError(f"entry {i}: hex {s.game.board.hex_qr[h]} already holds an attacker")
         s.attacker_at[h] = seat
         s.attacker_hexes[seat].append(h)
         s.attacker_bits[seat] |= geo.bit_hex[h]
-    for entry in d.get("resources", []):
-        h = _hex(geo, entry)
+
+
+def _load_resources(s, value) -> None:
+    """Resources [q, r, owner or None, prisoners]: neutral ones on their red
+    hexes without prisoners, placed ones on a green their owner may use."""
+    game = s.game
+    bd = game.board
+    geo = bd.geo
+    red = set(bd.red)
+    for i, entry in enumerate(as_list(value)):
+        what = f"entry {i}"
+        h = _hex(geo, entry, what, (2, 3, 4))
+        qr = bd.hex_qr[h]
         owner = entry[2] if len(entry) > 2 else None
-        s.resource_at[h] = NEUTRAL if owner is None else _seat(owner)
-        s.prisoners_under[h] = int(entry[3]) if len(entry) > 3 else 0
+        code = NEUTRAL if owner is None else _seat(owner, f"{what} owner")
+        under = as_integer(entry[3], 0, game.resource_capacity, f"{what} prisoners") if len(entry) > 3 else 0
+        if s.resource_at[h] >= 0:
+            raise PositionError(f"{what}: hex {qr} already holds a resource")
+        if s.attacker_at[h] >= 0:
+            raise PositionError(
+                f"{what}: hex {qr} holds an attacker; a piece stepping onto a resource takes it"
+            )
+        if code == NEUTRAL and h not in red:
+            raise PositionError(f"{what}: a neutral resource lies only on a red hex, not on {qr}")
+        if code == NEUTRAL and under:
+            raise PositionError(f"{what}: a neutral resource holds no prisoners, got {under}")
+        if code != NEUTRAL and h not in game.resource_greens[code]:
+            raise PositionError(f"{what}: seat {code}'s resource cannot lie on {qr}, not a green it may use")
+        s.resource_at[h] = code
+        s.prisoners_under[h] = under
         s.resource_hexes.append(h)
-        s.resource_bits[s.resource_at[h]] |= geo.bit_hex[h]
-        if owner is not None:
-            s.placed[s.resource_at[h]] += 1
+        s.resource_bits[code] |= geo.bit_hex[h]
+        if code != NEUTRAL:
+            s.placed[code] += 1
 
 
 def _load_counts(s, d: dict) -> None:
@@ -124,41 +192,84 @@ def _load_counts(s, d: dict) -> None:
         if s.resource_at[h] in (0, 1):
             held[1 - s.resource_at[h]] += s.prisoners_under[h]
     left_over = [max(0, game.attackers_per_player - len(s.attacker_hexes[p]) - held[p]) for p in (0, 1)]
-    s.reserve = _pair(d.get("reserve_attackers"), left_over)
+    s.reserve = _entry(
+        d, "reserve_attackers", lambda v: _pair(v, game.attackers_per_player, left_over), left_over
+    )
     if s.phase == Phase.PLACEMENT:
         unplaced = [max(0, game.defenders_per_player - s.defender_bits[p].bit_count()) for p in (0, 1)]
     else:
         unplaced = [0, 0]
-    s.unplaced = _pair(d.get("unplaced_defenders"), unplaced)
-    s.hand = _pair(d.get("hand"), [0, 0])
-    s.main_turns = int(d.get("main_turns", 0))
+    s.unplaced = _entry(
+        d, "unplaced_defenders", lambda v: _pair(v, game.defenders_per_player, unplaced), unplaced
+    )
+    s.hand = _entry(d, "hand", lambda v: _pair(v, len(game.board.red), [0, 0]), [0, 0])
+    s.main_turns = _entry(d, "main_turns", lambda v: as_integer(v, 0, game.max_main_turns), 0)
+
+
+def _moved(geo, value) -> int:
+    bits = 0
+    for i, coords in enumerate(as_list(value)):
+        bit = geo.bit_tri[_triangle(geo, coords, f"entry {i}")]
+        if bits & bit:
+            raise PositionError(f"entry {i}: triangle {tuple(coords)} is listed twice")
+        bits |= bit
+    return bits
+
+
+def _flag(value) -> bool:
+    if not isinstance(value, bool):
+        raise PositionError(f"must be true or false, got {value!r}")
+    return value
 
 
 def _load_turn(s, d: dict) -> None:
     """The turn in progress (selection, moved defenders) and the end of the game."""
     geo = s.game.board.geo
-    s.selected = _triangle(geo, d["selected"]) if d.get("selected") is not None else -1
-    for coords in d.get("moved", []):
-        s.moved_defenders |= geo.bit_tri[_triangle(geo, coords)]
+    s.selected = _entry(d, "selected", lambda v: -1 if v is None else _triangle(geo, v, "the selection"), -1)
+    s.moved_defenders = _entry(d, "moved", lambda v: _moved(geo, v), 0)
     s.moves_this_turn = s.moved_defenders.bit_count()
-    if s.selected >= 0:
+    winner = _entry(d, "winner", lambda v: None if v is None else _seat(v, "the winner"), None)
+    truncated = _entry(d, "truncated", _flag, False)
+    if winner is not None and truncated:
+        raise PositionError(
+            f"{GAME_NAME}: position entries 'winner' and 'truncated': a won game was not cut short"
+        )
+    if s.selected >= 0 and s.defender_bits[s.acting_seat] & geo.bit_tri[s.selected]:
         s._destinations = s._dest_bits(s.acting_seat, s.selected)
-    winner = d.get("winner")
     if winner is not None:
         s._terminal = True
-        s.winner = _seat(winner)
-    elif d.get("truncated"):
+        s.winner = winner
+    elif truncated:
         s._truncated = True
     else:
         s._start_turn()
 
 
+def _generator(value):
+    if not isinstance(value, dict):
+        raise PositionError(f"must be a generator state (a dict), got {type(value).__name__}")
+    try:
+        return rng_from_dict(value)
+    except (TypeError, ValueError, KeyError) as exc:
+        raise PositionError(f"not a generator state ({type(exc).__name__}: {exc})") from None
+
+
 def state_from_dict(game, d: dict):
-    s = AmethystAmberState(game, rng_from_dict(d["rng"]) if d.get("rng") else make_rng(None))
-    s.phase = Phase(_named(d.get("phase", "main"), PHASE_NAMES, "phase"))
-    s.acting_seat = _seat(d.get("current", 0))
-    s.substep = Substep(_named(d.get("substep", "turn_start"), SUBSTEP_NAMES, "substep"))
-    _load_pieces(s, d)
+    """Read a position, checking every entry as it is read (the state's
+    ``check_position`` then checks how the entries fit together)."""
+    if "rng" not in d:
+        raise PositionError(f"{GAME_NAME}: the position has no 'rng' entry")
+    s = AmethystAmberState(game, _entry(d, "rng", _generator, None))
+    s.phase = Phase(_entry(d, "phase", _named(PHASE_NAMES), Phase.MAIN))
+    s.acting_seat = _entry(d, "current", _seat, 0)
+    s.substep = Substep(_entry(d, "substep", _named(SUBSTEP_NAMES), Substep.TURN_START))
+    geo_entries = (
+        ("defenders", _load_defenders),
+        ("attackers", _load_attackers),
+        ("resources", _load_resources),
+    )
+    for key, load in geo_entries:
+        _entry(d, key, lambda v, load=load: load(s, v), None)
     _load_counts(s, d)
     _load_turn(s, d)
     return s

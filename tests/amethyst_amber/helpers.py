@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from meeplezoo.envs.amethyst_amber.rules import AmethystAmberGame
+from meeplezoo.envs.core.rng import make_rng, rng_to_dict
 
 AM, AB = 0, 1
 
@@ -26,6 +27,7 @@ def position(g=None, *, phase="main", current=AM, defenders=(), attackers=(), re
         "defenders": [[*xy, p] for xy, p in defenders],
         "attackers": [[*qr, p] for qr, p in attackers],
         "resources": [[*qr, owner, under] for qr, owner, under in resources],
+        "rng": rng_to_dict(make_rng(0)),
         **extra,
     }
     return g.state_from_dict(d)

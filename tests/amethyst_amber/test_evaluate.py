@@ -55,8 +55,8 @@ def test_threat_on_a_resource():
     far = position(attackers=[((-1, 4), AM)], resources=[((0, 1), None, 0)])
     assert value(near) > value(far) > 0
     # only capturable resources are threatened: own ones are not
-    own_near = position(attackers=[((-1, 2), AM)], resources=[((0, 1), AM, 0)])
-    own_far = position(attackers=[((-1, 4), AM)], resources=[((0, 1), AM, 0)])
+    own_near = position(attackers=[((-1, 2), AM)], resources=[((-3, 2), AM, 0)])
+    own_far = position(attackers=[((-1, 4), AM)], resources=[((-3, 2), AM, 0)])
     assert value(own_near) == value(own_far) > 0
 
 
@@ -91,11 +91,11 @@ def test_finished_games_return_returns():
     )
     assert won.terminal and won.winner == AM
     assert np.allclose(won.evaluate(), [1.0, -1.0])
-    cut = position(resources=[((-3, 2), AM, 0)], truncated=True)
+    cut = position(resources=[((-3, 2), AM, 0)], truncated=True, main_turns=300)
     assert cut.truncated
     assert np.allclose(cut.evaluate(), cut.returns())
     g = game(truncation_result="resources")
-    cut = position(g, resources=[((-3, 2), AM, 0)], truncated=True)
+    cut = position(g, resources=[((-3, 2), AM, 0)], truncated=True, main_turns=300)
     assert np.allclose(cut.evaluate(), [1.0, -1.0])
 
 

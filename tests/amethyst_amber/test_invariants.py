@@ -87,6 +87,7 @@ def test_random_play_invariants_many(config):
 def mirror_dict(d: dict) -> dict:
     """The same position turned 180 degrees with the seats swapped."""
     out = dict(d)
+    del out["config_digest"]  # the mirror is loaded into a game of another config (the other seat first)
     out["current"] = 1 - d["current"]
     out["defenders"] = [[18 - x, 18 - y, 1 - p] for x, y, p in d["defenders"]]
     out["attackers"] = [[-q, -r, 1 - p] for q, r, p in d["attackers"]]

@@ -119,9 +119,9 @@ def test_attacker_steps_are_single_hexes():
 
 
 def test_attacker_cannot_enter_own_pieces():
-    s = position(attackers=[((0, 0), AM), ((1, 0), AM)], resources=[((0, 1), AM, 0)])
-    assert not can(s, "step", (0, 0), "E")
-    assert not can(s, "step", (0, 0), "SE")
+    s = position(attackers=[((0, 2), AM), ((1, 2), AM)], resources=[((0, 3), AM, 0)])
+    assert not can(s, "step", (0, 2), "E")
+    assert not can(s, "step", (0, 2), "SE")
 
 
 def test_attacker_on_board_edge_has_fewer_steps():
@@ -145,11 +145,14 @@ def test_captured_attacker_leaves_play():
 
 
 def test_wall_blocks_capture_of_resource_and_moves():
-    # Amber wall on the gate between (-3,1) and (-2,0)
+    # Amber wall on the gate between (-1,-3) and the green (-1,-2) holding Amber's resource
+    s = position(attackers=[((-1, -3), AM)], resources=[((-1, -2), AB, 0)])
+    assert can(s, "step", (-1, -3), "SE")
     s = position(
-        defenders=[((4, 10), AB), ((5, 10), AB)], attackers=[((-3, 1), AM)], resources=[((-2, 0), None, 0)]
+        defenders=[((4, 4), AB), ((5, 4), AB)], attackers=[((-1, -3), AM)], resources=[((-1, -2), AB, 0)]
     )
-    assert not can(s, "step", (-3, 1), "NE")
+    assert not can(s, "step", (-1, -3), "SE")
+    # Amber wall on the gate between (-3,1) and (-2,0)
     s = position(defenders=[((4, 10), AB), ((5, 10), AB)], attackers=[((-2, 0), AM)])
     assert not can(s, "step", (-2, 0), "SW")  # the gate is cut both ways
 
@@ -163,11 +166,13 @@ def test_resource_cannot_go_on_resource_or_attacker():
 
 
 def test_forced_placement_waits_when_no_green_is_free():
-    bd = game().board
-    greens = [bd.hex_qr[h] for h in bd.green]
+    # Amethyst's six greens: five under Amber attackers, one holding her own resource
+    g = game(green_scope="own_half")
+    greens = [g.board.hex_qr[h] for h in g.board.green_half[AM]]
     s = position(
-        attackers=[(g, AB) for g in greens[:5]],
-        resources=[(g, AB, 0) for g in greens[5:]],
+        g,
+        attackers=[(green, AB) for green in greens[:5]],
+        resources=[(greens[5], AM, 0)],
         hand=[1, 0],
         reserve_attackers=[5, 0],
     )

@@ -301,13 +301,13 @@ def test_attacker_entry():
     assert not can(s, "place_attacker", (2, -4))
     assert can(s, "place_attacker", (-2, 4))
     for seat in (AM, AB):
-        s = position(reserve_attackers=[5, 5], attackers=[((-2, 4), seat)])
+        s = position(reserve_attackers=[4, 5] if seat == AM else [5, 4], attackers=[((-2, 4), seat)])
         assert not can(s, "place_attacker", (-2, 4))
 
 
 # 16. frames ---------------------------------------------------------------------------------------
 def test_frames():
-    s = position(current=AB, reserve_attackers=[5, 5], attackers=[((2, -4), AB)])
+    s = position(current=AB, reserve_attackers=[5, 4], attackers=[((2, -4), AB)])
     obs = s.observation(AB).reshape(-1)[: 20 * 361].reshape(20, 19, 19)
     assert {(x, y) for y, x in zip(*np.nonzero(obs[5]))} == {(7, 17), (9, 17), (11, 17)}
     assert s.encode("place_attacker", (2, -4)) == 418
@@ -331,8 +331,7 @@ def test_pass_only_when_nothing_else():
 def test_truncation():
     env = envs.make("amethyst_amber_v0", max_main_turns=2)
     env.reset(seed=0)
-    s_dict = position(reserve_attackers=[5, 5]).to_dict()
-    env.unwrapped.load_state({**s_dict, "current": AB})
+    env.unwrapped.load_state(position(env.unwrapped.game, current=AB, reserve_attackers=[5, 5]).to_dict())
     env.step(env.unwrapped.game_state.encode("place_attacker", (2, -4)))
     assert not any(env.truncations.values())
     env.step(env.unwrapped.game_state.encode("place_attacker", (-2, 4)))
