@@ -94,7 +94,7 @@ d = direction 0 E, 1 NE, 2 NW, 3 W, 4 SW, 5 SE).
 | 360 .. 420 | place an attacker from reserve on own blue hexagon h |
 | 421 .. 481 | place a resource from hand on free green hexagon h (forced while possible) |
 | 482 .. 847 | attacker on h steps in direction d: 482 + 6h + d (moves or captures) |
-| 848 | end defender moves (after at least one) |
+| 848 | end defender moves (after at least one; when no unmoved defender can move, the turn ends by itself and 848 is never offered, so do not play it by the rulebook's turn shape) |
 | 849 | pass (only when nothing else is legal) |
 
 Names: `place defender X,Y`, `select X,Y`, `move to X,Y`, `place attacker q,r`,

@@ -185,6 +185,15 @@ def test_end_after_one_move_and_moved_not_selectable():
     assert s.current_player == AB
 
 
+def test_a_lone_end_is_played_by_itself():
+    # interpretation 25: after its move, no unmoved defender of Amethyst can
+    # move, so "end defender moves" is not asked for: Amber is to act at once
+    s = position(defenders=[((4, 16), AM)], reserve_attackers=[0, 5])
+    move_defender(s, (4, 16), (5, 16))
+    assert s.current_player == AB and s.phase_name() == "turn_start" and s.main_turns == 1
+    assert not can(s, "end")
+
+
 # 9. neutral capture and forced placement ------------------------------------------------
 def test_neutral_capture_then_forced_placement():
     s = position(attackers=[((-1, 2), AM)], defenders=[((2, 6), AB)], resources=[((0, 1), None, 0)])
@@ -223,6 +232,19 @@ def test_nearest_resource_tie_break():
     idx = s.game.board.geo.hexes.index
     assert idx[(-3, 2)] == 44 and idx[(-1, 2)] == 46
     assert s.prisoners_under[44] == 1 and s.prisoners_under[46] == 0
+
+
+def test_captured_attacker_goes_under_the_nearest_resource():
+    # the capture hex (1, 1) is 1 from Amethyst's resource on (1, 2) and 4
+    # from the one on (-3, 2), whose lower index would win a tie
+    s = position(
+        attackers=[((2, 0), AM), ((1, 1), AB)],
+        resources=[((-3, 2), AM, 0), ((1, 2), AM, 0)],
+    )
+    do(s, "step", (2, 0), "SW")
+    idx = s.game.board.geo.hexes.index
+    assert s.prisoners_under[idx[(1, 2)]] == 1 and s.prisoners_under[idx[(-3, 2)]] == 0
+    assert s.attacker_at[idx[(1, 1)]] == AM
 
 
 def test_nearest_resource_tie_break_in_ambers_frame():
