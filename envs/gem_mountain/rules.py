@@ -9,6 +9,7 @@ action tile does, and when, is its row of ``action_tiles.ACTION_TILES``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -16,12 +17,21 @@ import numpy as np
 from meeplezoo.envs.core.cards import Deck, canonical_shuffle, deal_out
 from meeplezoo.envs.core.fields import Field, generator_field, saved
 from meeplezoo.envs.core.options import choice, custom, flag, integer
+from meeplezoo.envs.core.positions import (
+    flag_entry,
+    flag_list,
+    integer_entry,
+    integer_list,
+    integer_rows,
+    seat_entry,
+)
 from meeplezoo.envs.core.ranking import rank_rewards, soft_rank_rewards
 from meeplezoo.envs.core.state import Game, GameInfo, State, derive_rng, make_rng
 from meeplezoo.envs.core.turns import next_seat
 from meeplezoo.envs.gem_mountain import tiles
-from meeplezoo.envs.gem_mountain.action_tiles import ACTION_TILES, USABLE
+from meeplezoo.envs.gem_mountain.action_tiles import ACTION_TILES, LANTERN_PEEKS, USABLE
 from meeplezoo.envs.gem_mountain.decisions import (
+    ARROWS,
     CORNERS,
     NOTHING,
     PHASE_NAMES,
@@ -33,6 +43,17 @@ from meeplezoo.envs.gem_mountain.decisions import (
     Window,
 )
 from meeplezoo.envs.gem_mountain.geometry import POINTED, POSITION_NAMES, geometry
+from meeplezoo.envs.gem_mountain.positions import (
+    MOST_SUB_STEPS,
+    all_peeks,
+    check_position,
+    content_limits,
+    design_list,
+    highest_target,
+    most_of_a_content,
+    most_tiles,
+    num_cells,
+)
 from meeplezoo.envs.gem_mountain.tiles import (
     CONTENT_NAMES,
     DESIGN_NAMES,
@@ -169,6 +190,7 @@ class GemMountainGame(Game):
         for d in self.pool:
             for c in SHARDS[d]:
                 self.pool_counts[c] += 1
+        self.content_limits = content_limits(self)  # what a loaded position may hold at most
         self.blocks = ActionBlocks.for_cells(cells)
         self.num_actions = self.blocks.size
         # grab cell i is action i
@@ -250,58 +272,68 @@ def _design_names(designs: list[int], _state: Any) -> list[str | None]:
     return [None if d < 0 else DESIGN_NAMES[d] for d in designs]
 
 
-def _design_ids(names: list, _game: Any) -> list[int]:
-    return [-1 if x is None else (tiles.design_of(x) if isinstance(x, str) else int(x)) for x in names]
+def _list(name: str, from_json: Callable[[Any, Any], list]) -> Field:
+    return saved(name, "list", to_json=_copied_list, from_json=from_json)
 
 
-def _list(name: str) -> Field:
-    return saved(name, "list", to_json=_copied_list, from_json=_copied_list)
+def _lists(name: str, from_json: Callable[[Any, Any], list]) -> Field:
+    return saved(name, "lists", to_json=_copied_lists, from_json=from_json)
 
 
-def _lists(name: str) -> Field:
-    return saved(name, "lists", to_json=_copied_lists, from_json=_copied_lists)
+def _designs(name: str, length: Callable[[Any], int] | None = None) -> Field:
+    """Tile names per cell (``length`` given: null for an empty cell) or of a pile."""
+    return saved(name, "list", to_json=_design_names, from_json=design_list(length))
 
 
-def _designs(name: str) -> Field:
-    return saved(name, "list", to_json=_design_names, from_json=_design_ids)
+def seats(game: Any) -> int:
+    return game.num_players
 
 
 class GemMountainState(State):
     """One position. Plain Python lists throughout: cheap to copy and to step."""
 
     fields = (
-        _designs("cells"),  # design per cell, -1 once taken
-        _list("rotations"),  # quarter turns per cell
-        _list("face_up"),  # per cell (always true without Dark Tunnels)
-        _list("peeks"),  # per cell: bit p set once seat p has looked at the face-down tile
-        _list("arrows"),  # position 0..7 per arrow
-        _lists("gems"),  # per seat, per gem type
-        _lists("action_tiles"),  # per seat, per action kind
-        _list("secret_tiles"),  # per seat: the secret start tile's content, or -1
+        _designs("cells", num_cells),  # design per cell, -1 once taken
+        _list("rotations", integer_list(0, 3, num_cells)),  # quarter turns per cell
+        _list("face_up", flag_list(num_cells)),  # per cell (always true without Dark Tunnels)
+        # per cell: bit p set once seat p has looked at the face-down tile
+        _list("peeks", integer_list(0, all_peeks, num_cells)),
+        _list("arrows", integer_list(0, POSITIONS - 1)),  # position 0..7 per arrow
+        _lists("gems", integer_rows(0, most_of_a_content, seats, NUM_GEMS)),  # per seat, per gem type
+        # per seat, per action kind
+        _lists("action_tiles", integer_rows(0, most_of_a_content, seats, NUM_ACTION_TYPES)),
+        # per seat: the secret start tile's content, or -1
+        _list("secret_tiles", integer_list(NOTHING, tiles.NUM_CONTENTS - 1, seats)),
         _designs("unused"),  # pool tiles not on the map
-        _list("seen"),  # per content: shards every seat has seen
-        saved("player"),
-        saved("turn"),
-        saved("phase"),
-        saved("window"),
-        saved("resolving"),  # the action kind being resolved, or -1
-        saved("sub_step"),  # which of its sub-steps is asked
-        saved("chosen_arrow"),  # the arrow (0 or 1) it acts on, or -1
-        saved("grabs_owed"),  # Greed: grabs still to come after this one
-        saved("grab_kind"),
-        saved("lantern_peeks_left"),
-        saved("target"),  # Turn Stone's cell, or Thief's and Gift's opponent, or -1
-        _list("section_contents"),  # SECTION: the content at each section of the grabbed tile
-        saved("section_choices"),  # SECTION: bit s set when section s may be chosen
-        saved("used_before"),  # an action tile used in this turn's PRE window
-        saved("used_after"),  # ... in its POST window
-        saved("anchored"),
-        saved("prism_used"),
-        saved("prism_active"),  # the next grab takes every section
-        _list("taken_this_window"),  # per action kind: tiles gained in the open window
-        saved("uses_this_window"),
-        saved("over"),
-        saved("cut_short"),  # the turn limit was reached
+        # per content: shards every seat has seen
+        _list("seen", integer_list(0, most_of_a_content, tiles.NUM_CONTENTS)),
+        saved("player", from_json=seat_entry()),
+        saved("turn", from_json=integer_entry(0, lambda game: game.max_turns)),
+        saved("phase", from_json=integer_entry(0, len(Phase) - 1)),
+        saved("window", from_json=integer_entry(NO_WINDOW, POST_WINDOW)),
+        # the action kind being resolved, or -1
+        saved("resolving", from_json=integer_entry(NOTHING, NUM_ACTION_TYPES - 1)),
+        saved("sub_step", from_json=integer_entry(0, MOST_SUB_STEPS - 1)),  # which of its sub-steps is asked
+        saved("chosen_arrow", from_json=integer_entry(NOTHING, ARROWS - 1)),  # the arrow it acts on, or -1
+        saved("grabs_owed", from_json=integer_entry(0, 1)),  # Greed: grabs still to come after this one
+        saved("grab_kind", from_json=integer_entry(0, len(GrabKind) - 1)),
+        saved("lantern_peeks_left", from_json=integer_entry(0, LANTERN_PEEKS)),
+        # Turn Stone's cell, or Thief's and Gift's opponent, or -1
+        saved("target", from_json=integer_entry(NOTHING, highest_target)),
+        # SECTION: the content at each section of the grabbed tile
+        _list("section_contents", integer_list(0, tiles.NUM_CONTENTS - 1, SECTIONS)),
+        # SECTION: bit s set when section s may be chosen
+        saved("section_choices", from_json=integer_entry(0, (1 << SECTIONS) - 1)),
+        saved("used_before", from_json=flag_entry()),  # an action tile used in this turn's PRE window
+        saved("used_after", from_json=flag_entry()),  # ... in its POST window
+        saved("anchored", from_json=flag_entry()),
+        saved("prism_used", from_json=flag_entry()),
+        saved("prism_active", from_json=flag_entry()),  # the next grab takes every section
+        # per action kind: tiles gained in the open window
+        _list("taken_this_window", integer_list(0, most_of_a_content, NUM_ACTION_TYPES)),
+        saved("uses_this_window", from_json=integer_entry(0, most_tiles)),
+        saved("over", from_json=flag_entry()),
+        saved("cut_short", from_json=flag_entry()),  # the turn limit was reached
         generator_field(),
         # derived from the map (rebuilt by _recount after a load), copied by clone
         Field("layer_counts", "lists"),  # [arrow position][layer]: tiles left in that layer
@@ -434,9 +466,10 @@ class GemMountainState(State):
         self._mask = self._usable_cache = None
 
     def _after_load(self, data: dict) -> None:
-        if len(self.cells) != self.game.num_cells or len(self.gems) != self.game.num_players:
-            raise ValueError("gem_mountain_v0: state dict does not match this configuration")
         self._recount()
+
+    def check_position(self) -> None:
+        check_position(self)
 
     # ------------------------------------------------------------- contract
     @property
@@ -568,14 +601,15 @@ class GemMountainState(State):
                 key = tuple(self._legal()) or (self.game.blocks.pass_turn,)
             masks = self.game._mask_cache
             mask = masks.get(key)
-            if mask is None:  # masks are shared per legal set and never written to
+            if mask is None:  # masks are shared per legal set, so read-only
                 mask = np.zeros(self.game.num_actions, dtype=bool)
                 mask[list(key)] = True
+                mask.flags.writeable = False
                 if len(masks) > MASK_CACHE_LIMIT:
                     masks.clear()
                 masks[key] = mask
             self._mask = mask
-        return self._mask.copy()
+        return self._mask  # read-only: a caller's write raises instead of changing the rules
 
     # ---------------------------------------------------------------- apply
     def _is_legal(self, action: int) -> bool:
