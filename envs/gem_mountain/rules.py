@@ -43,6 +43,7 @@ from meeplezoo.envs.gem_mountain.decisions import (
     Window,
 )
 from meeplezoo.envs.gem_mountain.geometry import POINTED, POSITION_NAMES, geometry
+from meeplezoo.envs.gem_mountain.overrides import check_arrows, check_holdings, check_layout, check_rotations
 from meeplezoo.envs.gem_mountain.positions import (
     MOST_SUB_STEPS,
     all_peeks,
@@ -84,15 +85,6 @@ MAX_TURNS_BOUND = 100_000  # a game lasts at most R C turns; the limit only has 
 MASK_CACHE_LIMIT = 20_000  # distinct legal sets kept per game before the cache starts over
 
 
-def _list_or_none(what: str):
-    def check(value: Any, key: str, game_name: str) -> Any:
-        if value is not None and not isinstance(value, (list, tuple)):
-            raise ValueError(f"{game_name}: {key} must be None or a list of {what}, got {value!r}")
-        return value
-
-    return check
-
-
 class GemMountainGame(Game):
     info = GameInfo(
         name="gem_mountain_v0",
@@ -127,19 +119,19 @@ class GemMountainGame(Game):
         ),
         "reward_mode": choice("rank", REWARD_MODES, "rank rewards, or (own - mean of the others) / 20"),
         "layout_override": custom(
-            None, "test hook: the tile name per cell (None: empty)", "none or a list", _list_or_none("tiles")
+            None, "test hook: the tile name per cell (None: empty)", "none or a list", check_layout
         ),
         "rotation_override": custom(
-            None, "test hook: the rotation 0..3 per cell", "none or a list", _list_or_none("rotations")
+            None, "test hook: the rotation 0..3 per cell", "none or a list", check_rotations
         ),
         "arrow_override": custom(
-            None, "test hook: the starting position 0..7 per arrow", "none or a list", _list_or_none("arrows")
+            None, "test hook: the starting position 0..7 per arrow", "none or a list", check_arrows
         ),
         "holdings_override": custom(
             None,
             'test hook: each seat\'s starting tiles, e.g. `{"Ruby": 2, "secret": "Anchor"}`',
             "none or a list of dicts",
-            _list_or_none("dicts"),
+            check_holdings,
         ),
     }
     _ALL = {"dark_tunnels": True, "second_arrow": True, "gemshards": True, "golden_actions": True}
@@ -208,17 +200,24 @@ class GemMountainGame(Game):
             return None
         if len(layout) != self.num_cells:
             raise ValueError(
-                f"gem_mountain_v0: layout_override must be a list of {self.num_cells} tile names or None"
+                f"gem_mountain_v0: layout_override must name a tile (or None) for each of the "
+                f"{self.num_cells} cells, got {len(layout)} entries"
             )
-        return [None if name is None else tiles.design_of(name) for name in layout]
+        designs = [None if name is None else tiles.design_of(name) for name in layout]
+        if not any(HAS_GEM[d] for d in designs if d is not None):
+            raise ValueError(
+                "gem_mountain_v0: layout_override must hold a gem tile, or the game is over at once"
+            )
+        return designs
 
     def _fixed_rotations(self) -> list[int] | None:
         rotations = self.config["rotation_override"]
         if rotations is None:
             return None
-        if len(rotations) != self.num_cells or any(x not in (0, 1, 2, 3) for x in rotations):
+        if len(rotations) != self.num_cells:
             raise ValueError(
-                f"gem_mountain_v0: rotation_override must be a list of {self.num_cells} values in 0..3"
+                f"gem_mountain_v0: rotation_override must give a rotation 0..3 for each of the "
+                f"{self.num_cells} cells, got {len(rotations)} entries"
             )
         return [int(x) for x in rotations]
 
@@ -226,8 +225,12 @@ class GemMountainGame(Game):
         arrows = self.config["arrow_override"]
         if arrows is None:
             return None
-        if len(arrows) != (2 if self.two_arrows else 1) or any(x not in range(POSITIONS) for x in arrows):
-            raise ValueError("gem_mountain_v0: arrow_override must list one position 0..7 per arrow")
+        wanted = 2 if self.two_arrows else 1
+        if len(arrows) != wanted:
+            raise ValueError(
+                f"gem_mountain_v0: arrow_override must list one position 0..7 per arrow "
+                f"({wanted} with second_arrow={self.two_arrows}), got {len(arrows)}"
+            )
         return [int(x) for x in arrows]
 
     def _fixed_holdings(self) -> list[tuple[list[int], list[int], int]] | None:
@@ -236,11 +239,14 @@ class GemMountainGame(Game):
         if holdings is None:
             return None
         if len(holdings) != self.num_players:
-            raise ValueError("gem_mountain_v0: holdings_override must hold one dict per seat")
+            raise ValueError(
+                f"gem_mountain_v0: holdings_override must hold one dict per seat "
+                f"({self.num_players}), got {len(holdings)}"
+            )
         out = []
         for seat in holdings:
             gems, actions, secret = [0] * NUM_GEMS, [0] * NUM_ACTION_TYPES, NOTHING
-            for name, count in dict(seat).items():
+            for name, count in seat.items():
                 if name == "secret":
                     secret = tiles.content_of(count)
                     continue
