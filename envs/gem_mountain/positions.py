@@ -116,6 +116,16 @@ def _check_map(state: Any) -> None:
 def _check_tiles(state: Any) -> None:
     """No tile and no shard more often than the game has it."""
     game = state.game
+    may_hold_secret = game.secret_start_tiles or game.fixed_holdings is not None
+    for p, secret in enumerate(state.secret_tiles):
+        if secret < 0:
+            continue
+        check(may_hold_secret, f"'secret_tiles' seat {p} holds a secret tile, but this game deals none")
+        if game.config["start_tiles"] == "action_secret" and game.fixed_holdings is None:
+            check(
+                secret >= NUM_GEMS,
+                f"'secret_tiles' seat {p} must be an action tile, got {CONTENT_NAMES[secret]}",
+            )
     on_map = [d for d in state.cells if d >= 0]
     check_conservation(
         {"cells": [DESIGN_NAMES[d] for d in on_map], "unused": [DESIGN_NAMES[d] for d in state.unused]},
@@ -136,16 +146,6 @@ def _check_tiles(state: Any) -> None:
             zones[f"secret_tiles of seat {p}"] = [CONTENT_NAMES[state.secret_tiles[p]]]
     expected = [CONTENT_NAMES[c] for c, k in enumerate(game.content_limits) for _ in range(k)]
     check_conservation(zones, expected, f"{NAME}: gem or action tile", complete=False)
-    may_hold_secret = game.secret_start_tiles or game.fixed_holdings is not None
-    for p, secret in enumerate(state.secret_tiles):
-        if secret < 0:
-            continue
-        check(may_hold_secret, f"'secret_tiles' seat {p} holds a secret tile, but this game deals none")
-        if game.config["start_tiles"] == "action_secret" and game.fixed_holdings is None:
-            check(
-                secret >= NUM_GEMS,
-                f"'secret_tiles' seat {p} must be an action tile, got {CONTENT_NAMES[secret]}",
-            )
     face_up_shards = [0] * NUM_CONTENTS
     for design, up in zip(state.cells, state.face_up, strict=True):
         if design >= 0 and up:
