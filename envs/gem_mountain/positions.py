@@ -127,9 +127,16 @@ def _check_tiles(state: Any) -> None:
                 f"'secret_tiles' seat {p} must be an action tile, got {CONTENT_NAMES[secret]}",
             )
     on_map = [d for d in state.cells if d >= 0]
+    # a start tile from beyond the pool may change places with a hidden one (a
+    # determinized position), so the plain tiles the game adds count as tiles too
+    extra = [
+        c
+        for c, k in enumerate(game.content_limits[: NUM_CONTENTS - 1])
+        for _ in range(k - game.pool_counts[c])
+    ]
     check_conservation(
         {"cells": [DESIGN_NAMES[d] for d in on_map], "unused": [DESIGN_NAMES[d] for d in state.unused]},
-        [DESIGN_NAMES[d] for d in game.pool],
+        [DESIGN_NAMES[d] for d in game.pool + extra],
         f"{NAME}: tile",
         complete=False,
     )

@@ -33,6 +33,8 @@ def test_every_position_of_random_play_loads_back(config):
         while True:
             data = json.loads(json.dumps(state.to_dict()))
             assert game.state_from_dict(data).to_dict() == data
+            if state.turn % 4 == 0:  # a world a search bot samples is a position of the game too
+                game.state_from_dict(state.determinize(state.turn % game.num_players, rng).to_dict())
             if state.done:
                 break
             state.apply(int(rng.choice(state.legal_actions())))
