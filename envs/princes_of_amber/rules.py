@@ -15,6 +15,7 @@ its helpers and the handlers of the frame kinds (``AUTOMATIC`` and
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -25,6 +26,7 @@ from meeplezoo.envs.core.cards import Deck, canonical_shuffle, deal_out, stack_r
 from meeplezoo.envs.core.dice import check_die_script, contest_with, roll, roll_sum, scripted_or_rolled
 from meeplezoo.envs.core.fields import Field, generator_field, saved
 from meeplezoo.envs.core.options import choice, custom, flag, integer
+from meeplezoo.envs.core.positions import PositionError
 from meeplezoo.envs.core.ranking import rank_rewards
 from meeplezoo.envs.core.state import Game, GameInfo, State, derive_rng, make_rng
 from meeplezoo.envs.core.turns import next_seat, relative_seats
@@ -89,8 +91,8 @@ from meeplezoo.envs.princes_of_amber.frames import (
     WarFollowup,
     WarStep,
     Will,
-    frame_from_dict,
 )
+from meeplezoo.envs.princes_of_amber.position import ENTRY_CHECKS, check_position
 
 NOBODY_HAS_A_PRINCE = 10**6  # hand limit while a player has no prince (never happens at a Fate phase)
 PSYCHIC_HOLD_MALUS = 7  # a held prince's next contest total is 7 lower
@@ -105,10 +107,16 @@ def _check_deck_counts(value: Any, key: str, game_name: str) -> Any:
         raise ValueError(f"{game_name}: {key} must be a dict keyed by card kinds {list(KIND_NAMES)}")
     total = 0
     for kind_name, entries in value.items():
+        if not isinstance(entries, (list, tuple)):
+            raise ValueError(
+                f"{game_name}: {key}[{kind_name!r}] must be a list of [name, copies 0..100], got {entries!r}"
+            )
         for entry in entries:
             copies = entry[1] if isinstance(entry, (list, tuple)) and len(entry) == 2 else None
             if (
-                not isinstance(copies, (int, np.integer))
+                copies is None
+                or not isinstance(entry[0], str)
+                or not isinstance(copies, (int, np.integer))
                 or isinstance(copies, bool)
                 or not 0 <= copies <= 100
             ):
@@ -224,6 +232,7 @@ class AmberGame(Game):
         deck_counts = DEFAULT_DECK if cfg["deck_counts"] is None else cfg["deck_counts"]
         self.card_kind, self.card_names = build_card_list(deck_counts)
         self.num_cards = len(self.card_kind)
+        self._check_deck_override(cfg["deck_override"])
         if self.num_cards < cfg["starting_hand"] * self.num_players:
             raise ValueError(
                 f"{self.info.name}: deck_counts holds too few cards to deal starting_hand to every player"
@@ -238,10 +247,26 @@ class AmberGame(Game):
         self.table_attributes = [list(row) for row in PRINCE_TABLE]
         self.card_kind_array = np.array(self.card_kind, dtype=np.int64)
 
+    def _check_deck_override(self, override: Any) -> None:
+        """Each kind put on top must have a card of its own in the deck (the override cannot deal otherwise)."""
+        wanted = Counter(override or ())
+        for name, count in wanted.items():
+            held = self.card_kind.count(Kind[name])
+            if count > held:
+                raise ValueError(
+                    f"{self.info.name}: deck_override asks for {count} {name} card(s); the deck holds {held}"
+                )
+
     def new_initial_state(self, seed: int | None = None) -> AmberState:
         return AmberState.setup(self, make_rng(seed))
 
     def state_from_dict(self, data: dict) -> AmberState:
+        # the seat count first: every per-player entry is sized by it
+        seats = data.get("num_players") if isinstance(data, dict) else None
+        if seats is not None and seats != self.num_players:
+            raise ValueError(
+                f"{self.info.name}: the position has {seats!r} players, the game {self.num_players}"
+            )
         return AmberState.from_dict(self, data)
 
 
@@ -256,7 +281,7 @@ def _plain(value: Any, _context: Any = None) -> Any:
 
 
 def _listed(name: str, copy: str = "list") -> Field:
-    return saved(name, copy, to_json=_plain, from_json=_plain)
+    return saved(name, copy, to_json=_plain, from_json=ENTRY_CHECKS[name])
 
 
 PRINCE_LISTS = ("hits", "alive", "controller", "role", "captured", "jailer", "armies", "amnesia")
@@ -308,23 +333,23 @@ class AmberState(State):
         _listed("known_hand", "lists"),
         _listed("hands", "lists"),
         Field("hand_kinds", "lists"),  # derived from the hands, rebuilt on load
-        *(saved(name) for name in SCALARS),
-        saved("attributes", to_json=_plain, from_json=_plain),  # never changes after setup: shared
-        saved("dice", to_json=_plain, from_json=_plain),  # the scripted dice: shared, never edited
-        saved(
-            "deck", "copy", to_json=lambda deck, _s: deck.to_dict(), from_json=lambda d, _g: Deck.from_dict(d)
-        ),
+        *(saved(name, from_json=ENTRY_CHECKS[name]) for name in SCALARS),
+        # never changes after setup: shared
+        saved("attributes", to_json=_plain, from_json=ENTRY_CHECKS["attributes"]),
+        # the scripted dice: shared, never edited
+        saved("dice", to_json=_plain, from_json=ENTRY_CHECKS["dice"]),
+        saved("deck", "copy", to_json=lambda deck, _s: deck.to_dict(), from_json=ENTRY_CHECKS["deck"]),
         saved(
             "stack",
             "copies",
             to_json=lambda stack, _s: [f.to_dict() for f in stack],
-            from_json=lambda data, _g: [frame_from_dict(f) for f in data],
+            from_json=ENTRY_CHECKS["stack"],
         ),
         saved(
             "war",
             "copy_or_none",
             to_json=lambda war, _s: None if war is None else war.to_dict(),
-            from_json=lambda data, _g: None if data is None else War.from_dict(data),
+            from_json=ENTRY_CHECKS["war"],
         ),
         generator_field(),
     )
@@ -408,13 +433,16 @@ class AmberState(State):
         self.legal = []
 
     def _after_load(self, data: dict) -> None:
-        if self.num_players != self.game.num_players:
-            raise ValueError(
-                f"{self.game.info.name}: the position has {self.num_players} players, the game {self.game.num_players}"
-            )
         if self.attributes == self.game.table_attributes:
             self.attributes = self.game.table_attributes
         self.refresh_counts()
+
+    def check_position(self) -> None:
+        """The rules that tie the entries of a loaded position together (see ``position.py``)."""
+        try:
+            check_position(self)
+        except PositionError as exc:
+            raise PositionError(f"{self.game.info.name}: {exc}") from None
 
     # ---- contract -----------------------------------------------------------
     @property
