@@ -308,6 +308,15 @@ def _check_decision(s: Any) -> None:
         )
         return
     require(bool(s.stack), "a running game has a decision on its stack")
+    bottom = s.stack[0]
+    require(
+        bottom.name == "TURN_END" and bottom.player == s.turn_player,
+        f"the stack must start with the TURN_END of turn_player {s.turn_player}, got {bottom.name}",
+    )
+    require(
+        all(f.name not in ("TURN", "TURN_END") for f in s.stack[1:]),
+        "the stack holds one turn: no TURN or TURN_END frame above its first",
+    )
     top = s.stack[-1]
     require(top.phase is not None, f"the top frame {top.name} is not a decision")
     require(
