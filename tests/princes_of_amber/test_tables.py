@@ -103,10 +103,9 @@ def test_the_default_deck_is_the_hundred_cards_of_the_rules_page():
     assert AmberGame(deck_counts={"FIGHT": [["Duel", 10]]}).num_cards == 10
 
 
-def test_a_deck_override_kind_missing_from_the_deck_is_a_value_error():
-    game = AmberGame(deck_counts={"FIGHT": [["Duel", 10]]}, deck_override=["BLESSING"])
-    with pytest.raises(ValueError, match="left to stack"):
-        game.new_initial_state(0)
+def test_a_deck_override_kind_missing_from_the_deck_is_refused_when_the_game_is_made():
+    with pytest.raises(ValueError, match="deck_override asks for 1 BLESSING card"):
+        AmberGame(deck_counts={"FIGHT": [["Duel", 10]]}, deck_override=["BLESSING"])
 
 
 def test_the_position_dict_speaks_whole_words_and_loads_back():
