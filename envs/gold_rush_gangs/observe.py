@@ -113,8 +113,9 @@ class Encoder:
         for cell, pile in state.sacks.items():
             at = offset[cell]
             for origin in range(NUM_ORIGINS):
-                if pile[origin]:
-                    view[(LYING + relative_origin[origin]) * area + at] = pile[origin] / 3.0
+                count = pile[origin]
+                if count:  # a pile of more than 3 (a large bank) shows as full
+                    view[(LYING + relative_origin[origin]) * area + at] = count / 3.0 if count < 3 else 1.0
         self._write_scalars(state, viewer, view)
         return out
 

@@ -111,8 +111,11 @@ def _status_lines(s) -> list[str]:
     for u in range(NUM_UNITS):
         if s.unit_status[u] == INCAPACITATED:
             seat, slot = divmod(u, GANG_SIZE)
-            misses = s.unit_turns_to_miss[u] + 1
-            lines.append(f"player_{seat} {SLOT_NAMES[slot]} is out (misses {misses} more turn(s))")
+            misses = s.unit_turns_to_miss[u]  # turns of its gang it still sits out
+            if misses:
+                lines.append(f"player_{seat} {SLOT_NAMES[slot]} is out (misses {misses} more turn(s))")
+            else:
+                lines.append(f"player_{seat} {SLOT_NAMES[slot]} is out (back at its gang's next turn)")
     return lines
 
 

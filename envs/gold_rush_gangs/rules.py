@@ -15,10 +15,18 @@ from typing import ClassVar
 import numpy as np
 
 from meeplezoo.envs.core.cards import Deck, canonical_shuffle, card_rank, stack_ranks, standard_52
-from meeplezoo.envs.core.fields import Field, saved
+from meeplezoo.envs.core.fields import Field, generator_field, saved
 from meeplezoo.envs.core.options import choice, flag, integer
+from meeplezoo.envs.core.positions import (
+    PositionError,
+    flag_entry,
+    integer_entry,
+    integer_list,
+    name_entry,
+    seat_entry,
+)
 from meeplezoo.envs.core.ranking import rank_rewards
-from meeplezoo.envs.core.rng import derive_rng, make_rng, rng_from_dict, rng_to_dict
+from meeplezoo.envs.core.rng import derive_rng, make_rng
 from meeplezoo.envs.core.state import Game, GameInfo, State
 from meeplezoo.envs.core.turns import next_seat, relative_seats
 from meeplezoo.envs.gold_rush_gangs.actions import ActionKind, ActionLayout
@@ -45,6 +53,15 @@ from meeplezoo.envs.gold_rush_gangs.pieces import (
     Phase,
     empty_pile,
     gang_units,
+)
+from meeplezoo.envs.gold_rush_gangs.position import (
+    cells_from_json,
+    check_position,
+    deck_from_json,
+    first_draw_from_json,
+    last_combat_from_json,
+    read_sacks,
+    read_units,
 )
 
 DECK_SIZE = len(standard_52())  # an independent draw is one of these card ids
@@ -196,30 +213,32 @@ class GoldRushGangsGame(Game):
 
 
 # --- position-dict conversions of single fields -----------------------------------------
-def _as_int(value, _game) -> int:
-    return int(value)
-
-
-def _ints(value, _game) -> list[int]:
-    return [int(x) for x in value]
-
-
 def _cells_to_json(cells, state) -> list[list[int]]:
     coords = state.game.geo.coords
     return [list(coords[cell]) for cell in cells]
 
 
-def _cells_from_json(data, game) -> list[int]:
-    index = game.geo.index
-    return [index[(int(q), int(r))] for q, r in data]
+def _setup_pos_from_json(value, game) -> int | None:
+    """None (left out): derived from the phase once it is read."""
+    if value is None:
+        return None
+    return integer_entry(0, lambda g: NUM_SEATS * g.setup_steps_per_seat)(value, game)
 
 
-def _rng_from_json(data, _game):
-    return rng_from_dict(data) if data else None  # a fresh generator in _after_load
+def _win_bound(game) -> int:
+    return game.win_sacks
 
 
-def _deck_from_json(data, _game) -> Deck:
-    return Deck.from_dict(data or {"draw_pile": standard_52(), "discard": []})
+def _turn_bound(game) -> int:
+    return game.max_turns
+
+
+def _ap_bound(game) -> int:
+    return game.base_ap + 2 * game.win_sacks  # base, the delivery bonus and its immediate AP
+
+
+def _damage_bound(game) -> int:
+    return game.bank_threshold
 
 
 class GoldRushGangsState(State):
@@ -228,19 +247,12 @@ class GoldRushGangsState(State):
     and the origin of the sack it carries (NOWHERE when none)."""
 
     fields = (
-        Field(
-            "rng",
-            "rng",
-            "rng",
-            to_json=lambda rng, _state: rng_to_dict(rng),
-            from_json=_rng_from_json,
-            default=None,
-        ),
+        generator_field(),
         saved(
             "deck",
             "copy",
             to_json=lambda deck, _state: deck.to_dict(),
-            from_json=_deck_from_json,
+            from_json=deck_from_json,
             default=Deck(standard_52()),
         ),
         Field("unit_cell", "list"),  # the units are one "units" entry of the position dict
@@ -249,24 +261,24 @@ class GoldRushGangsState(State):
         Field("unit_carrying", "list"),
         Field("occupant", "list"),  # unit standing on each cell (NOWHERE): rebuilt from the units
         Field("sacks", "dict_of_lists"),  # cell -> sacks lying there by origin: a "sacks" entry
-        saved("delivered", "list", from_json=_ints, default=[0, 0, 0]),
-        saved("bank_damage", "list", from_json=_ints, default=[0, 0, 0]),
-        saved("stores", "list", to_json=_cells_to_json, from_json=_cells_from_json, default=[]),
-        saved("turns", from_json=_as_int, default=0),
-        saved("action_points", key="ap", from_json=_as_int, default=0),
-        saved("winner", from_json=_as_int, default=-1),
-        saved("is_truncated", key="truncated", from_json=lambda value, _game: bool(value), default=False),
-        saved("last_combat", "list", from_json=lambda value, _game: list(value), default=[]),
-        saved("first_draw", "list", from_json=lambda value, _game: list(value), default=[]),
-        saved("first_player", from_json=_as_int, default=0),
+        saved("delivered", "list", from_json=integer_list(0, _win_bound, NUM_SEATS), default=[0, 0, 0]),
+        saved("bank_damage", "list", from_json=integer_list(0, _damage_bound, NUM_SEATS), default=[0, 0, 0]),
+        saved("stores", "list", to_json=_cells_to_json, from_json=cells_from_json, default=[]),
+        saved("turns", from_json=integer_entry(0, _turn_bound), default=0),
+        saved("action_points", key="ap", from_json=integer_entry(0, _ap_bound), default=0),
+        saved("winner", from_json=seat_entry(allow_none=True), default=-1),
+        saved("is_truncated", key="truncated", from_json=flag_entry(), default=False),
+        saved("last_combat", "list", from_json=last_combat_from_json, default=[]),
+        saved("first_draw", "list", from_json=first_draw_from_json, default=[]),
+        saved("first_player", from_json=seat_entry(), default=0),
         saved(
             "phase",
             to_json=lambda phase, _state: PHASE_NAMES[phase],
-            from_json=lambda name, _game: PHASE_NAMES.index(name),
+            from_json=name_entry(PHASE_NAMES),
             default=MOVEMENT,
         ),
-        saved("setup_step_index", key="setup_pos", from_json=_as_int, default=None),
-        saved("acting_seat", key="current", from_json=_as_int, default=0),
+        saved("setup_step_index", key="setup_pos", from_json=_setup_pos_from_json, default=None),
+        saved("acting_seat", key="current", from_json=seat_entry(), default=0),
         Field("_mask_cache", "reset"),
     )
 
@@ -361,20 +373,23 @@ class GoldRushGangsState(State):
     # --- legal moves ------------------------------------------------------------
     def legal_action_mask(self) -> np.ndarray:
         """Bool mask in the acting seat's frame: each kind of action the phase
-        offers marks its own. Cached until the next apply, so treat it as
-        read-only (freezing it would cost a tenth of the mask's time)."""
+        offers marks its own. Cached until the next apply and handed out
+        read-only, so no caller can change what ``apply`` accepts."""
         mask = self._mask_cache
         if mask is not None:
             return mask
         if self.winner >= 0 or self.is_truncated:
             mask = self._mask_cache = self.game.zero_mask.copy()
+            mask.flags.writeable = False
             return mask
         start_mask, marks = self.game.layout.by_phase[self.phase]
-        mask = self._mask_cache = start_mask.copy()
+        mask = start_mask.copy()
         for mark_legal, start in marks:
             mark_legal(self, mask, start)
         if self.phase != MOVEMENT and not mask.any():  # only from hand-made positions
             mask[self.game.layout.end_turn] = True
+        mask.flags.writeable = False
+        self._mask_cache = mask
         return mask
 
     # --- transitions --------------------------------------------------------------
@@ -573,41 +588,24 @@ class GoldRushGangsState(State):
         return data
 
     def _after_load(self, data: dict) -> None:
-        game = self.game
-        if self.rng is None:
-            self.rng = make_rng(None)
+        """Read the units and sacks entries, each checked as it is read."""
         if self.setup_step_index is None:
-            self.setup_step_index = NUM_SEATS * game.setup_steps_per_seat if self.phase == MOVEMENT else 0
-        self._load_units(data["units"])
-        self.sacks = {}
-        index = game.geo.index
-        for q, r, origin, count in data.get("sacks", []):
-            if count:
-                pile = self.sacks.setdefault(index[(int(q), int(r))], empty_pile())
-                pile[ORIGIN_NAMES.index(origin)] += int(count)
+            self.setup_step_index = (
+                NUM_SEATS * self.game.setup_steps_per_seat if self.phase == MOVEMENT else 0
+            )
+        name = self.game.info.name
+        try:
+            if "units" not in data:
+                raise PositionError("the position has no 'units' entry")
+            read_units(self, data["units"])
+            read_sacks(self, data.get("sacks", []))
+        except PositionError as exc:
+            raise PositionError(f"{name}: {exc}") from None
 
-    def _load_units(self, entries: list[dict]) -> None:
-        geo = self.game.geo
-        self.unit_cell, self.unit_status = [NOWHERE] * NUM_UNITS, [UNDEPLOYED] * NUM_UNITS
-        self.unit_turns_to_miss, self.unit_carrying = [0] * NUM_UNITS, [NOWHERE] * NUM_UNITS
-        self.occupant = [NOWHERE] * geo.num_cells
-        for entry in entries:
-            seat = int(entry["player"])
-            unit = GANG_SIZE * seat + int(entry["slot"])
-            status = STATUS_NAMES.index(entry["state"])
-            self.unit_status[unit] = status
-            self.unit_turns_to_miss[unit] = int(entry.get("miss", 0))
-            carry = entry.get("carry")
-            self.unit_carrying[unit] = NOWHERE if carry is None else ORIGIN_NAMES.index(carry)
-            if status == INCAPACITATED:
-                self.unit_cell[unit] = geo.homes[seat]
-            elif status == ACTIVE:
-                cell = geo.index[(int(entry["cell"][0]), int(entry["cell"][1]))]
-                self.unit_cell[unit] = cell
-                if cell != geo.homes[seat]:
-                    if self.occupant[cell] >= 0:
-                        raise ValueError(f"two units on cell {tuple(entry['cell'])}")
-                    self.occupant[cell] = unit
+    def check_position(self) -> None:
+        """Every card and thief once, no more gold than the game holds, and a
+        phase, seat and winner that fit the rest (see :mod:`.position`)."""
+        check_position(self)
 
     # --- words -----------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from meeplezoo import envs
 from meeplezoo.envs.core.cards import Deck, standard_52
+from meeplezoo.envs.core.rng import make_rng, rng_to_dict
 from meeplezoo.envs.gold_rush_gangs.pieces import unit_id
 
 E, NE, NW, W, SW, SE = range(6)
@@ -71,7 +72,7 @@ def position(
         "bank_damage": [bank_damage] * 3,
         "delivered": list(delivered),
         "deck": deck.to_dict(),
-        "rng": None,
+        "rng": rng_to_dict(make_rng(seed)),
     }
     return g.state_from_dict(data)
 

@@ -117,7 +117,11 @@ def test_carrier_amateur_pays_two():
 
 
 def test_pickup_priority():
-    s = position(units={(0, A): (2, 4)}, sacks={(2, 4): {"p0": 2, "p1": 1, "p2": 1, "store": 1, "bank": 1}})
+    s = position(
+        units={(0, A): (2, 4)},
+        sacks={(2, 4): {"p0": 2, "p1": 1, "p2": 1, "store": 1, "bank": 1}},
+        bank_sacks=2,  # the game's third bank sack lies at (2, 4)
+    )
     taken = []
     for _ in range(4):
         act(s, "pickup", A)
@@ -157,7 +161,7 @@ def test_carrier_cannot_enter_open_bank_holding_sacks():
 
 
 def test_delivery_on_any_base_cell():
-    s = position(units={(0, B): {"cell": (-7, 9), "carry": "bank"}}, ap=3)
+    s = position(units={(0, B): {"cell": (-7, 9), "carry": "bank"}}, ap=3, bank_sacks=2)
     act(s, "move", B, W)
     assert s.delivered == [1, 0, 0] and s.action_points == 2 and unit(s, 0, B)[3] is None
 
@@ -193,7 +197,7 @@ def test_no_immediate_bonus_variant():
 
 # --- bank --------------------------------------------------------------------------
 def test_bank_per_player_variant():
-    s = position(units={(0, A): (-1, 1), (1, A): (1, -1)}, bank_progress="per_player", ap=8)
+    s = position(units={(0, A): (-1, 1), (1, A): (1, -1)}, bank_progress="per_player", base_ap=8, ap=8)
     for _ in range(7):
         act(s, "break", A)
     assert s.bank_broken(0) and not s.bank_broken(1)
