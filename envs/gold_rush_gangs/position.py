@@ -161,7 +161,7 @@ def read_units(state: Any, value: Any) -> None:
             require(place is None, f"{name}: a thief not deployed yet has no cell, got {place!r}")
             require(carrying[unit] == NOWHERE, f"{name}: a thief not deployed yet carries nothing")
         else:
-            require(place is not None, f"{name}: a {STATUS_NAMES[status[unit]]} thief needs a cell")
+            require(place is not None, f"{name}: a thief that is {STATUS_NAMES[status[unit]]} needs a cell")
             cell[unit] = as_cell(place, game, f"{name} cell")
         if status[unit] == INCAPACITATED:
             require(cell[unit] == geo.homes[seat], f"{name}: a thief that is out stands on its home cell")
@@ -338,16 +338,25 @@ def _check_gold(state: Any, game: Any) -> None:
             supply[ORIGIN_NAMES[unit // GANG_SIZE]] += DEPLOY_SACKS[unit % GANG_SIZE]
     supply[ORIGIN_NAMES[STORE]] = len(state.stores)
     supply[ORIGIN_NAMES[BANK]] = game.config["bank_sacks"]
-    lying: list[str] = []
-    for pile in state.sacks.values():
-        for origin in range(NUM_ORIGINS):
-            lying += [ORIGIN_NAMES[origin]] * pile[origin]
-    carried = [ORIGIN_NAMES[c] for c in state.unit_carrying if c >= 0]
+    coords = game.geo.coords
+    zones: dict[str, list[str]] = {}
+    for cell in sorted(state.sacks):
+        pile = state.sacks[cell]
+        zones[f"sacks on {list(coords[cell])}"] = [
+            ORIGIN_NAMES[origin] for origin in range(NUM_ORIGINS) for _ in range(pile[origin])
+        ]
+    for unit, origin in enumerate(state.unit_carrying):
+        if origin >= 0:
+            zones[f"the hand of player_{unit // GANG_SIZE} {SLOT_NAMES[unit % GANG_SIZE]}"] = [
+                ORIGIN_NAMES[origin]
+            ]
     expected = [origin for origin, count in supply.items() for _ in range(count)]
-    check_conservation({"sacks": lying, "carried": carried}, expected, "sack of gold", complete=False)
-    total = len(lying) + len(carried) + sum(state.delivered)
+    check_conservation(zones, expected, "sack of gold", complete=False)
+    lying = sum(sum(pile) for pile in state.sacks.values())
+    carried = sum(1 for origin in state.unit_carrying if origin >= 0)
+    delivered = sum(state.delivered)
     require(
-        total <= len(expected),
-        f"{len(lying)} lying, {len(carried)} carried and {sum(state.delivered)} delivered sacks "
+        lying + carried + delivered <= len(expected),
+        f"{lying} lying, {carried} carried and {delivered} delivered sacks "
         f"are more than the {len(expected)} the game holds",
     )

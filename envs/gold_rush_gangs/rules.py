@@ -10,6 +10,7 @@ and what each kind of action may do and does is one record of
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import ClassVar
 
 import numpy as np
@@ -27,7 +28,7 @@ from meeplezoo.envs.core.positions import (
 )
 from meeplezoo.envs.core.ranking import rank_rewards
 from meeplezoo.envs.core.rng import derive_rng, make_rng
-from meeplezoo.envs.core.state import Game, GameInfo, State
+from meeplezoo.envs.core.state import Game, GameInfo, State, integer_index
 from meeplezoo.envs.core.turns import next_seat, relative_seats
 from meeplezoo.envs.gold_rush_gangs.actions import ActionKind, ActionLayout
 from meeplezoo.envs.gold_rush_gangs.geometry import Geometry
@@ -197,16 +198,42 @@ class GoldRushGangsGame(Game):
     ) -> GoldRushGangsState:
         """A fresh game. ``deck`` (ranks, first drawn first) stacks the top of
         the shuffled deck; ``first_player`` skips the first-player draw."""
+        ranks = self._checked_deck_override(deck)
+        seat = None if first_player is None else integer_index(first_player)
+        if first_player is not None and seat not in SEATS:
+            raise ValueError(f"{self.info.name}: first_player must be 0, 1 or 2, got {first_player!r}")
         state = GoldRushGangsState(self, make_rng(seed))
-        if deck:
-            stack_ranks(state.deck, list(deck))
-        if first_player is None:
-            first_player = state.draw_first_player()
-        elif first_player not in SEATS:
-            raise ValueError(f"first_player must be 0, 1 or 2, got {first_player!r}")
-        state.first_player = int(first_player)
+        if ranks:
+            stack_ranks(state.deck, ranks)
+        state.first_player = state.draw_first_player() if seat is None else seat
         state.acting_seat = state.first_player
         return state
+
+    def _checked_deck_override(self, deck) -> list[int]:
+        """The ranks of a ``deck`` override, checked before anything is
+        dealt: ranks 1..13 (Ace low), at most the 4 cards of each rank the
+        deck holds, and a deck to draw from (not ``deck_mode='iid'``)."""
+        name = self.info.name
+        if deck is None:
+            return []
+        if isinstance(deck, (str, bytes, dict)) or not hasattr(deck, "__iter__"):
+            raise TypeError(f"{name}: deck must be a list of card ranks, got {type(deck).__name__}")
+        ranks = []
+        for i, value in enumerate(deck):
+            rank = integer_index(value)
+            if rank is None or not 1 <= rank <= 13:
+                raise ValueError(
+                    f"{name}: deck entry {i} must be a rank from 1 (Ace) to 13 (King), got {value!r}"
+                )
+            ranks.append(rank)
+        for rank, count in sorted(Counter(ranks).items()):
+            if count > 4:
+                raise ValueError(f"{name}: deck asks for {count} cards of rank {rank}; the deck has 4")
+        if ranks and self.independent_draws:
+            raise ValueError(
+                f"{name}: deck cannot be stacked with deck_mode='iid' (every draw is a fresh card)"
+            )
+        return ranks
 
     def state_from_dict(self, data: dict) -> GoldRushGangsState:
         return GoldRushGangsState.from_dict(self, data)
