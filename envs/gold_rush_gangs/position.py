@@ -258,7 +258,7 @@ def _check_turn(state: Any, game: Any) -> None:
         require(not state.is_truncated, "a game with a winner is not cut short (truncated must be false)")
         require(
             state.turns < game.max_turns,
-            f"a game with a winner ended before the turn limit, got turns {state.turns}",
+            f"a won game ends before the turn limit {game.max_turns}, got turns {state.turns}",
         )
     for seat in range(NUM_SEATS):
         if seat != state.winner:
@@ -285,15 +285,11 @@ def _check_turn(state: Any, game: Any) -> None:
             state.stores == game.geo.fixed_stores,
             "stores must be the three fixed corners (store_placement='fixed')",
         )
-    for seat, damage in enumerate(state.bank_damage):
-        require(
-            damage <= game.bank_threshold,
-            f"bank_damage {damage} of player_{seat} is past the threshold {game.bank_threshold} "
-            "(no one hits a broken bank)",
-        )
 
 
 def _check_units(state: Any, game: Any) -> None:
+    """Each active thief where it may stand, one to a cell (its gang's home
+    cell excepted); builds the state's ``occupant`` table on the way."""
     geo = game.geo
     occupant = [NOWHERE] * geo.num_cells
     in_setup = state.phase != MOVEMENT

@@ -66,6 +66,9 @@ from meeplezoo.envs.gold_rush_gangs.position import (
 )
 
 DECK_SIZE = len(standard_52())  # an independent draw is one of these card ids
+# ``_freeze(array, False)`` makes an array read-only; the unbound method with a
+# positional flag costs a fraction of ``array.flags.writeable = False``.
+_freeze = np.ndarray.setflags
 
 __all__ = ["ActionKind", "GoldRushGangsGame", "GoldRushGangsState", "Phase"]
 
@@ -407,7 +410,7 @@ class GoldRushGangsState(State):
             return mask
         if self.winner >= 0 or self.is_truncated:
             mask = self._mask_cache = self.game.zero_mask.copy()
-            mask.flags.writeable = False
+            _freeze(mask, False)
             return mask
         start_mask, marks = self.game.layout.by_phase[self.phase]
         mask = start_mask.copy()
@@ -415,7 +418,7 @@ class GoldRushGangsState(State):
             mark_legal(self, mask, start)
         if self.phase != MOVEMENT and not mask.any():  # only from hand-made positions
             mask[self.game.layout.end_turn] = True
-        mask.flags.writeable = False
+        _freeze(mask, False)
         self._mask_cache = mask
         return mask
 
