@@ -14,7 +14,14 @@ from tests.conformance.position_fuzz import Tally, fuzz, real_positions, try_one
 
 # Games whose loaders check every entry and rule of a position. A game joins
 # when the fuzz below finds nothing for it.
-CHECKED_GAMES = {"amethyst_amber_v0", "gem_mountain_v0", "gold_rush_gangs_v0", "high_card_v0", "princes_of_amber_v0"}
+CHECKED_GAMES = {
+    "high_card_v0",
+    "amethyst_amber_v0",
+    "amoeba_v0",
+    "gem_mountain_v0",
+    "gold_rush_gangs_v0",
+    "princes_of_amber_v0",
+}
 CHECKED = [case for case in CASES if case.name in CHECKED_GAMES]
 CHECKED_IDS = [case_id for case, case_id in zip(CASES, CASE_IDS, strict=True) if case.name in CHECKED_GAMES]
 
