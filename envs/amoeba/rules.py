@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from meeplezoo.envs.amoeba import position
 from meeplezoo.envs.amoeba.config import OPTIONS
 from meeplezoo.envs.amoeba.geometry import geometry
 from meeplezoo.envs.amoeba.records import (
@@ -43,6 +44,7 @@ from meeplezoo.envs.amoeba.tiles import DISTINCT_ROTS, NUM_TILES, ORIENTED, nota
 from meeplezoo.envs.core.cards import Deck, canonical_shuffle, deal_out
 from meeplezoo.envs.core.dice import roll, scripted_or_rolled
 from meeplezoo.envs.core.fields import Field, generator_field, saved
+from meeplezoo.envs.core.positions import flag_entry, integer_entry, integer_list, integer_rows, seat_entry
 from meeplezoo.envs.core.ranking import rank_rewards
 from meeplezoo.envs.core.state import Game, GameInfo, State, derive_rng, make_rng
 from meeplezoo.envs.core.turns import next_seat
@@ -139,12 +141,8 @@ class AmoebaGame(Game):
         return AmoebaState.from_dict(self, data)
 
 
-def _selection_from_json(data: Any, _game: Any) -> tuple[int, int] | None:
-    return tuple(data) if data is not None else None
-
-
-# The position dict holds copies, never the state's own lists (nor a loaded
-# state the dict's).
+# The position dict holds copies, never the state's own lists (the
+# converters build new lists for a loaded state).
 def _copied_lists(value: list[list[int]], _context: Any) -> list[list[int]]:
     return [list(row) for row in value]
 
@@ -153,17 +151,27 @@ def _copied_list(value: list[int], _context: Any) -> list[int]:
     return list(value)
 
 
-def _lists_field(name: str) -> Field:
-    return saved(name, "lists", to_json=_copied_lists, from_json=_copied_lists)
+def _seats(game: Any) -> int:
+    return game.num_players
+
+
+def _tile_rows(name: str) -> Field:
+    """One list of tile ids per seat."""
+    return saved(name, "lists", to_json=_copied_lists, from_json=integer_rows(0, NUM_TILES - 1, _seats))
 
 
 class AmoebaState(Table, Splits, State):
     fields = (
         generator_field(),
-        _lists_field("hands"),
-        saved("pile", "copy", to_json=lambda deck, _s: deck.draw_pile[:], from_json=lambda d, _g: Deck(d)),
-        _lists_field("removed"),
-        saved("supply", "list", to_json=_copied_list, from_json=_copied_list),
+        _tile_rows("hands"),
+        saved("pile", "copy", to_json=lambda deck, _s: deck.draw_pile[:], from_json=position.pile_from_json),
+        _tile_rows("removed"),
+        saved(
+            "supply",
+            "list",
+            to_json=_copied_list,
+            from_json=integer_list(0, lambda game: game.config["nuclei_per_player"], _seats),
+        ),
         # the table (rebuilt from the placements when a position is loaded)
         Field("placements", "list"),
         Field("covered", "list"),  # per placement: 1 once a top tile lies on it
@@ -185,20 +193,22 @@ class AmoebaState(Table, Splits, State):
         Field("frontier", "dict_of_copies"),  # fit mask -> anchors next to the table
         Field("offers", "list"),  # the amoebas offered at this claim step (saved by their keys)
         # the turn
-        saved("first_tile_pending"),
-        saved("mover"),
-        saved("phase", from_json=lambda value, _g: Phase(value)),
-        saved("die"),
-        saved("placements_left"),
-        saved("placed"),
+        saved("first_tile_pending", from_json=flag_entry()),
+        saved("mover", from_json=seat_entry()),
+        saved("phase", from_json=position.phase_from_json),
+        saved("die", from_json=integer_entry(0, 3)),
+        saved("placements_left", from_json=integer_entry(0, 3)),
+        saved("placed", from_json=integer_entry(0, 3)),
         saved(
-            "selection", to_json=lambda sel, _s: list(sel) if sel else None, from_json=_selection_from_json
+            "selection",
+            to_json=lambda sel, _s: list(sel) if sel else None,
+            from_json=position.selection_from_json,
         ),
-        saved("offer_index"),
-        saved("turn"),
-        saved("_terminal", key="terminal"),
-        saved("_truncated", key="truncated"),
-        saved("dice_used"),
+        saved("offer_index", from_json=integer_entry(0, NUM_TILES)),
+        saved("turn", from_json=integer_entry(0, lambda game: game.max_turns)),
+        saved("_terminal", key="terminal", from_json=flag_entry()),
+        saved("_truncated", key="truncated", from_json=flag_entry()),
+        saved("dice_used", from_json=integer_entry(0, 10**9)),
         Field("last_split"),
         Field("_cache", "new_dict"),  # legal-move caches; a clone starts without
     )
@@ -244,18 +254,18 @@ class AmoebaState(Table, Splits, State):
         """Rebuild the table by laying the saved placements again."""
         self._init_table()
         first_tile_pending = self.first_tile_pending
-        width = self.game.geo.W
-        for r, c, tile, rotation, level in data["placements"]:
-            if level == 1:
-                self.put_ground(tile, rotation, r * width + c)
-            else:
-                self.put_top(tile, rotation, r * width + c)
+        self.first_tile_pending = True
+        position.lay_placements(self, data)
         self.first_tile_pending = first_tile_pending
-        for key, seat in data["owners"]:
-            self.set_owner(self.piece_amoeba[self.slot_piece[key]], seat)
-        self.offers = [self.piece_amoeba[self.slot_piece[key]] for key in data["offers"]]
+        position.read_owners(self, data)
+        self.offers = position.read_offers(self, data)
         self.last_split = None
         self._cache = {}
+
+    def check_position(self) -> None:
+        """Every tile once, nuclei conserved, the turn and phase consistent
+        (see ``position.py``)."""
+        position.check_position(self)
 
     # ------------------------------------------------------------ contract
     @property
