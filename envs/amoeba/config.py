@@ -35,19 +35,36 @@ def _check_board_units(value: Any, key: str, game_name: str) -> int:
 
 
 def _check_pile(value: Any, key: str, game_name: str) -> list[int] | None:
+    """None, or a list of distinct tile ids (the error names the first bad entry)."""
     if value is None:
         return None
-    if (
-        not isinstance(value, (list, tuple))
-        or len(set(value)) != len(value)
-        or not all(
-            isinstance(t, (int, np.integer)) and not isinstance(t, bool) and 0 <= t < NUM_TILES for t in value
-        )
-    ):
+    if not isinstance(value, (list, tuple)):
         raise ValueError(
             f"{game_name}: {key} must be None or a list of distinct tile ids 0..83, got {value!r}"
         )
+    seen: set[int] = set()
+    for index, tile in enumerate(value):
+        if (
+            not isinstance(tile, (int, np.integer))
+            or isinstance(tile, (bool, np.bool_))
+            or not 0 <= tile < NUM_TILES
+        ):
+            raise ValueError(f"{game_name}: {key} entry {index} must be a tile id 0..83, got {tile!r}")
+        if int(tile) in seen:
+            raise ValueError(f"{game_name}: {key} entry {index}: tile {int(tile)} is in the pile twice")
+        seen.add(int(tile))
     return [int(t) for t in value]
+
+
+def check_pile_deals(config: dict, game_name: str) -> None:
+    """A pile override must hold enough tiles to deal every hand."""
+    pile = config["pile_override"]
+    needed = config["num_players"] * config["hand_size"]
+    if pile is not None and len(pile) < needed:
+        raise ValueError(
+            f"{game_name}: pile_override has {len(pile)} tiles; dealing {config['num_players']} hands "
+            f"of {config['hand_size']} needs at least {needed}"
+        )
 
 
 def _check_dice_script(value: Any, key: str, game_name: str) -> list[int] | None:

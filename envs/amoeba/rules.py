@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from meeplezoo.envs.amoeba import position
-from meeplezoo.envs.amoeba.config import OPTIONS
+from meeplezoo.envs.amoeba.config import OPTIONS, check_pile_deals
 from meeplezoo.envs.amoeba.geometry import geometry
 from meeplezoo.envs.amoeba.records import (
     ANCHOR,
@@ -87,6 +87,7 @@ class AmoebaGame(Game):
 
     def validate(self) -> None:
         config = self.config
+        check_pile_deals(config, self.info.name)
         self.units = config["board_units"]
         self.geo = geometry(self.units)
         self.num_anchors = self.geo.num_anchors
