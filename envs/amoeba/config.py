@@ -98,7 +98,7 @@ OPTIONS = {
     "pile_override": custom(
         None,
         "test hook: the pile order (drawn from the end)",
-        "none or a list of distinct tile ids 0..83",
+        "none or a list of distinct tile ids 0..83, enough to deal every hand",
         _check_pile,
     ),
 }
