@@ -152,3 +152,19 @@ def test_unknown_reset_options_are_named_and_a_position_option_is_honoured(case)
     fresh = case.make_env()
     fresh.reset(options={"state": position})
     assert fresh.get_state() == position and fresh.agent_selection == mover
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_writing_into_a_returned_mask_cannot_change_the_game(case):
+    state = started(case).game_state
+    mask = state.legal_action_mask()
+    before = mask.copy()
+    illegal = np.flatnonzero(~before)
+    try:
+        mask[:] = True
+    except ValueError:
+        assert not mask.flags.writeable  # a read-only view of the state's cache
+    assert np.array_equal(state.legal_action_mask(), before)
+    if illegal.size:
+        with pytest.raises(ValueError, match="illegal"):
+            state.apply(int(illegal[0]))
