@@ -445,18 +445,7 @@ class _View:
         if self.seen != st.seen or my_secret_moved or self.my_peeks_moved:
             self.seen = st.seen[:]
             buf[G + G_UNSEEN : G + G_TAIL] = bytes(_unseen(st, me, t, self.my_peeks))
-        key = (
-            -1 if (st.over or st.cut_short) else st.phase,
-            st.resolving,
-            st.sub_step,
-            st.chosen_arrow,
-            st.grabs_owed,
-            st.lantern_peeks_left,
-            st.used_before,
-            st.used_after,
-            st.anchored,
-            st.prism_active,
-        )
+        key = _dyn_key(st)
         if key != self.dyn:
             self.dyn = key
             row = t.dyn_bytes.get(key)
