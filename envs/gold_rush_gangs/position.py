@@ -213,6 +213,13 @@ def check_position(state: Any) -> None:
 
 
 def _check_turn(state: Any, game: Any) -> None:
+    """The setup step or the turn, the end of the game and the stores fit together."""
+    _check_phase(state, game)
+    _check_end(state, game)
+    _check_stores(state, game)
+
+
+def _check_phase(state: Any, game: Any) -> None:
     per_seat = game.setup_steps_per_seat
     total = NUM_SEATS * per_seat
     step = state.setup_step_index
@@ -249,6 +256,9 @@ def _check_turn(state: Any, game: Any) -> None:
             state.action_points <= most,
             f"ap {state.action_points} is more than player_{seat} can have this turn ({most})",
         )
+
+
+def _check_end(state: Any, game: Any) -> None:
     delivered = state.delivered
     if state.winner >= 0:
         require(
@@ -271,6 +281,11 @@ def _check_turn(state: Any, game: Any) -> None:
             state.is_truncated == (state.turns >= game.max_turns),
             f"truncated is {str(state.is_truncated).lower()} after {state.turns} of {game.max_turns} turns",
         )
+
+
+def _check_stores(state: Any, game: Any) -> None:
+    per_seat = game.setup_steps_per_seat
+    step = state.setup_step_index
     if game.choose_stores:
         store_steps = sum(1 for k in range(NUM_SEATS) if k * per_seat < step)
         require(
