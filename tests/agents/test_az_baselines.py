@@ -45,3 +45,15 @@ def test_az_without_torch_names_the_train_extra(monkeypatch):
     )
     with pytest.raises(ValueError, match=r"pip install 'meeplezoo\[train\]'"):
         make_agent("az:baseline=princes_of_amber")
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_baseline_names_no_source_file_of_the_machine_that_exported_it(name):
+    import re
+    import zipfile
+
+    path = files("meeplezoo.agents") / "baselines" / f"{name}.pt2"
+    with zipfile.ZipFile(str(path)) as archive:
+        for entry in archive.infolist():
+            found = re.search(rb'"/[^"]*\.py', archive.read(entry))
+            assert found is None, f"{entry.filename} names {found.group()[1:]!r}"

@@ -188,3 +188,14 @@ def test_search_over_a_ppo_checkpoint_plays_legal_moves(tmp_path):
     three = envs.make_game("gem_mountain", num_players=3)
     with pytest.raises(ValueError, match="does not fit gem_mountain_v0"):
         agent.evaluator(three)
+
+
+def test_exported_networks_name_no_source_file_of_this_machine(tmp_path):
+    import re
+    import zipfile
+
+    train_az(HighCardGame(num_players=3), games=2, config=TINY, out=tmp_path, workers=0, progress=False)
+    with zipfile.ZipFile(tmp_path / "latest.pt2") as archive:
+        assert archive.namelist()[0].startswith("latest/")  # the archive keeps the file's own name
+        for entry in archive.infolist():
+            assert re.search(rb'"/[^"]*\.py', archive.read(entry)) is None, entry.filename

@@ -14,6 +14,7 @@ loads with torch alone.
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -96,12 +97,29 @@ def export_network(net: AZNetwork, game, path: str | Path, trained: dict) -> Pat
     batch = torch.export.Dim("batch", min=1, max=1 << 16)
     with torch.no_grad():
         program = torch.export.export(net, (example,), dynamic_shapes={"observations": {0: batch}})
-    meta = network_meta(game, net.spec, trained)
-    tmp = path.with_name(path.stem + ".tmp.pt2")
-    torch.export.save(program, str(tmp), extra_files={META_FILE: json.dumps(meta)})
-    tmp.replace(path)
+    save_program(without_source_paths(program), path, network_meta(game, net.spec, trained))
     net.train(was_training)
     return path
+
+
+def without_source_paths(program):
+    """``program`` without the stack traces torch.export keeps per graph node:
+    they name the source files of the machine that exported it, and a
+    network file is shipped and shared."""
+    for module in program.graph_module.modules():
+        graph = getattr(module, "graph", None)
+        for node in graph.nodes if graph is not None else ():
+            node.meta.pop("stack_trace", None)
+    return program
+
+
+def save_program(program, path: Path, meta: dict) -> None:
+    """Write the program and its metadata to ``path`` in one step (a reader
+    never sees half a file); the archive inside keeps the file's own name."""
+    with tempfile.TemporaryDirectory(dir=path.parent) as folder:
+        partial = Path(folder) / path.name
+        torch.export.save(program, str(partial), extra_files={META_FILE: json.dumps(meta)})
+        partial.replace(path)
 
 
 class TorchEvaluator:
