@@ -22,8 +22,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from meeplezoo.envs.core.state import config_digest
-
 FORMAT = "meeplezoo-replay"
 VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -147,7 +145,7 @@ def replay_states(record: ReplayRecord, game=None) -> Iterator[Any]:
     replay, the first checkpoint or outcome that the re-run does not reach."""
     game = _game_of(record, game)
     recorded = (record.outcome or {}).get("config_digest")
-    if recorded is not None and config_digest(game.config) != recorded:
+    if recorded is not None and game.config_digest != recorded:
         raise ReplayError(
             "replay check failed before move 0: the config differs from the one the game was played with"
         )
@@ -186,7 +184,7 @@ def outcome_of(state, illegal: dict | None = None) -> dict[str, Any]:
         "returns": returns,
         "final_digest": position_digest(state),
         "illegal_action": illegal,
-        "config_digest": config_digest(state.game.config),
+        "config_digest": state.game.config_digest,
     }
 
 

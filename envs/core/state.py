@@ -89,10 +89,10 @@ def _checked_loader(load: Callable) -> Callable:
         if not isinstance(data, dict):
             raise TypeError(f"{name}: a position must be a dict, got {type(data).__name__}")
         recorded = data.get("config_digest")
-        if recorded is not None and recorded != config_digest(game.config):
+        if recorded is not None and recorded != game.config_digest:
             raise ValueError(
                 f"{name}: the position's config_digest {recorded!r} belongs to another config than this game's "
-                f"({config_digest(game.config)!r}); load it into a game made with the config it was saved from"
+                f"({game.config_digest!r}); load it into a game made with the config it was saved from"
             )
         try:
             state = load(game, data)
@@ -113,7 +113,7 @@ def _with_config_digest(to_dict: Callable) -> Callable:
     @functools.wraps(to_dict)
     def with_digest(state: State) -> dict:
         data = to_dict(state)
-        data["config_digest"] = config_digest(state.game.config)
+        data["config_digest"] = state.game.config_digest
         return data
 
     with_digest.adds_digest = True
@@ -195,6 +195,8 @@ class Game(abc.ABC):
         if self.options:
             self.config = validated_config(self.options, self.config, self.info.name)
         self.validate()
+        # hashed once: every saved position and replay carries it
+        self.config_digest = config_digest(self.config)
         if self.observer_factory is not None:
             self.observer = self.observer_factory(self)
 
@@ -374,7 +376,7 @@ class State(abc.ABC):
         not one field each extend it."""
         if not self.fields:
             raise NotImplementedError(f"{type(self).__name__} declares no fields; override to_dict")
-        return {**fields_to_dict(self, self.fields), "config_digest": config_digest(self.game.config)}
+        return {**fields_to_dict(self, self.fields), "config_digest": self.game.config_digest}
 
     @classmethod
     def from_dict(cls, game: Game, data: dict) -> State:
