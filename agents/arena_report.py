@@ -192,6 +192,27 @@ class TournamentResult:
     def truncated_share(self) -> float:
         return float(np.mean([m.truncated for m in self.matches])) if self.matches else 0.0
 
+    def first_against_rest(self) -> dict:
+        """The first agent's record against the agent in every other seat (a
+        one-against-the-field match, as training and the benchmarks run them):
+        wins alone at the top, draws, rates and both ordinals and decision times."""
+        agent, opponent = self.agents[0], self.agents[1]
+        wins, draws, games = int(self.wins[0]), int(self.draws[0]), int(self.games[0])
+        return {
+            "agent": agent,
+            "opponent": opponent,
+            "games": games,
+            "wins": wins,
+            "draws": draws,
+            "win_rate": wins / games if games else 0.0,
+            "win_ci95": list(wilson_interval(wins, games)),
+            "score_rate": (wins + 0.5 * draws) / games if games else 0.0,
+            "rating": self.ratings[agent]["ordinal"],
+            "opponent_rating": self.ratings[opponent]["ordinal"],
+            "ms_per_decision": self.decision_ms(agent),
+            "opponent_ms_per_decision": self.decision_ms(opponent),
+        }
+
     # --- serialising ------------------------------------------------------------
     def agent_rows(self) -> list[dict]:
         rows = []

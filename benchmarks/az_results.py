@@ -39,21 +39,7 @@ def head_to_head(game, spec: str, opponent: str, games: int, seed: int, workers:
     result = tournament(
         game, [spec] + [opponent] * (n - 1), games, players=n, seed=seed, workers=workers, progress=False
     )
-    wins, draws = int(result.wins[0]), int(result.draws[0])
-    labels = result.agents
-    return {
-        "agent": spec,
-        "opponent": opponent,
-        "games": games,
-        "wins": wins,
-        "draws": draws,
-        "win_rate": wins / games,
-        "win_ci95": list(wilson_interval(wins, games)),
-        "rating": result.ratings[labels[0]]["ordinal"],
-        "opponent_rating": result.ratings[labels[1]]["ordinal"],
-        "ms_per_decision": result.decision_ms(labels[0]),
-        "opponent_ms_per_decision": result.decision_ms(labels[1]),
-    }
+    return {**result.first_against_rest(), "agent": spec, "opponent": opponent}
 
 
 def table(game, specs: list[str], games: int, seed: int, workers: int) -> list[dict]:

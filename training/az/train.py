@@ -67,8 +67,6 @@ def evaluate_network(
     """The network at ``path`` (searching ``sims`` simulations) in one seat
     against ``opponent`` in every other seat, seats rotating: win rate (alone
     best), score rate (draws half) and both openskill ordinals."""
-    from meeplezoo.agents.arena_report import wilson_interval
-
     spec = f"az:path={path},sims={sims}"
     n = rules.num_players
     result = tournament(
@@ -80,26 +78,7 @@ def evaluate_network(
         workers=1,
         progress=progress or False,
     )
-    wins, draws = int(result.wins[0]), int(result.draws[0])
-    labels = result.agents
-    seconds = [
-        sum(m.decision_time[s] for m in result.matches for s, a in enumerate(m.agents) if a == label)
-        / max(1, sum(m.decisions[s] for m in result.matches for s, a in enumerate(m.agents) if a == label))
-        for label in (labels[0], labels[1])
-    ]
-    return {
-        "opponent": opponent,
-        "games": games,
-        "wins": wins,
-        "draws": draws,
-        "win_rate": wins / games,
-        "win_ci95": list(wilson_interval(wins, games)),
-        "score_rate": (wins + 0.5 * draws) / games,
-        "rating": result.ratings[labels[0]]["ordinal"],
-        "opponent_rating": result.ratings[labels[1]]["ordinal"],
-        "decision_seconds": seconds[0],
-        "opponent_decision_seconds": seconds[1],
-    }
+    return {**result.first_against_rest(), "opponent": opponent}
 
 
 class _Display:
