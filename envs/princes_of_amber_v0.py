@@ -66,6 +66,28 @@ eliminated ranking higher). At the turn limit every player still in the game
 ties (or, with `truncation_ranking="amber_first"`, the Amber controller ranks
 first) and the game is truncated.
 
+### Eliminated players
+
+A player whose last prince is gone is eliminated: he is never the agent to
+act again, but he stays in `agents`, neither terminated nor truncated, until
+the game ends; his termination and final reward (a rank below every player
+still in) come with everybody's at the end. Clients that end an episode at
+the first termination (Tianshou's PettingZoo wrapper) therefore see the whole
+game; PettingZoo's own `agent_iter()` loop and this project's runners, which
+skip nobody, cope as well.
+
+### Hidden information and response windows
+
+Hands and the deck order are secret. A response window (Negate, Block,
+Capture, Not Really Dead...) is put to every eligible responder whenever his
+hand could hold an answer, even if PASS is his only choice, and an action
+phase no prince can act in is still asked while a playable free card could be
+held: whose turn it is shows nothing about a hand. A window is skipped only
+for public reasons (an empty hand, every copy of its cards in the discard
+pile). `prompt_only_if_playable=True` skips a window whenever the responder
+holds no card for it: shorter games, but the other players then see from the
+phase and the seat to move whether he holds such a card.
+
 ### Config
 
 | Key | Default | Meaning |
@@ -77,7 +99,8 @@ first) and the game is truncated.
 | `hold_turns` | 5 | consecutive own turns holding Amber to win |
 | `allow_support` | True | other players may support an attack on Amber |
 | `regent_offers_to_players` | True | the King's controller may offer regencies to other players' princes |
-| `prompt_only_if_playable` | True | skip card windows in which the responder holds no playable card |
+| `prompt_only_if_playable` | False | True: skip card windows in which the responder holds no playable card (reveals that he holds none) |
+| `amber_defenders` | "all_lords" | "all_lords" (every free Lord not on the attacker's side defends Amber, held or neutral) or "leader_only" (a neutral Amber's leader alone; a held one's King and player regents) |
 | `max_turns` | 300 | player-turns before truncation |
 | `truncation_ranking` | "tie" | "tie" or "amber_first" |
 | `deck_counts` | None | dict card kind -> [[name, copies], ...]; None: the 100-card deck |

@@ -169,7 +169,17 @@ OPTIONS = {
         True, "the King's controller may offer regencies to other players' princes"
     ),
     "prompt_only_if_playable": flag(
-        True, "card windows are skipped when the responder holds no card for them"
+        False,
+        "`true`: a card window (or an action phase no prince can act in) is skipped when the player "
+        "holds no card for it, which shows the others what he holds; `false`: skipped only when "
+        "public facts rule every card out",
+    ),
+    "amber_defenders": choice(
+        "all_lords",
+        ("all_lords", "leader_only"),
+        "`all_lords`: every free Lord not on the attacker's side defends Amber, held or neutral; "
+        "`leader_only`: a neutral Amber only by its leader, a held one by the King and the regents "
+        "of players other than the attacker",
     ),
     "max_turns": integer(300, 1, 100_000, "player-turns before the game is truncated"),
     "truncation_ranking": choice(
@@ -214,7 +224,7 @@ class AmberGame(Game):
     options: ClassVar[dict] = OPTIONS
     test_configs: ClassVar[list[dict]] = [
         {"num_players": 3},
-        {"num_players": 4, "prompt_only_if_playable": False},
+        {"num_players": 4, "prompt_only_if_playable": True, "amber_defenders": "leader_only"},
         {"num_players": 5},
         {
             "num_players": 2,
@@ -242,10 +252,12 @@ class AmberGame(Game):
         self.max_turns = cfg["max_turns"]
         self.hold_turns = cfg["hold_turns"]
         self.prompt_only_if_playable = cfg["prompt_only_if_playable"]
+        self.all_lords_defend = cfg["amber_defenders"] == "all_lords"
         self.regent_offers = cfg["regent_offers_to_players"]
         self.allow_support = cfg["allow_support"]
         self.table_attributes = [list(row) for row in PRINCE_TABLE]
         self.card_kind_array = np.array(self.card_kind, dtype=np.int64)
+        self.kind_copies = [self.card_kind.count(k) for k in range(NUM_KINDS)]
 
     def _check_deck_override(self, override: Any) -> None:
         """Each kind put on top must have a card of its own in the deck (the override cannot deal otherwise)."""
@@ -612,6 +624,15 @@ class AmberState(State):
     def reveal_hand(self, p: int, o: int) -> None:
         self.known_hand[p][o] = list(self.hand_kinds[o])
 
+    def might_hold(self, p: int, kinds) -> bool:
+        """Whether public facts alone leave p possibly holding a card of one of
+        ``kinds``: his hand is not empty and not every copy lies in the discard."""
+        if not self.hands[p]:
+            return False
+        copies, card_kind = self.game.kind_copies, self.game.card_kind
+        discarded = [card_kind[c] for c in self.deck.discard]
+        return any(copies[k] > discarded.count(k) for k in kinds)
+
     # ---- helpers: princes ----------------------------------------------------
     def leadership(self, i: int) -> int:
         return self.attributes[i][LEADERSHIP]
@@ -937,11 +958,13 @@ def _card_actions(s: AmberState, p: int, kinds) -> list[int]:
 
 
 def _window(s: AmberState, p: int, kinds) -> list[int] | None:
-    """A card window for p: the allowed held cards and PASS, or None to skip."""
+    """A card window for p: the allowed held cards and PASS, or None to skip.
+    Skipping only when public facts rule every card out keeps his hand
+    hidden; ``prompt_only_if_playable`` skips whenever he holds none."""
     if p < 0 or not s.in_game[p]:
         return None
     moves = _card_actions(s, p, kinds)
-    if not moves and s.game.prompt_only_if_playable:
+    if not moves and (s.game.prompt_only_if_playable or not s.might_hold(p, kinds)):
         return None
     moves.append(A_PASS)
     return moves
@@ -1047,10 +1070,16 @@ def legal_action_select(s: AmberState, f: ActionSelect):
     for k in acts.FREE_CARDS:
         if counts[k] > 0 and acts.playable(s, p, -1, k):
             moves.append(A_CARD + k)
-    if not moves:
-        return None  # only END_PHASE is left: the phase ends by itself
+    if not moves and (s.game.prompt_only_if_playable or not _might_play_free_card(s, p)):
+        return None  # only END_PHASE is left, and saying so shows nothing: the phase ends by itself
     moves.append(A_END)
     return moves
+
+
+def _might_play_free_card(s: AmberState, p: int) -> bool:
+    """Whether, for all the others know, p may hold a free card he could play now."""
+    playable = [k for k in acts.FREE_CARDS if acts.playable(s, p, -1, k)]
+    return bool(playable) and s.might_hold(p, playable)
 
 
 def apply_action_select(s: AmberState, f: ActionSelect, a: int) -> None:
@@ -1403,23 +1432,33 @@ def _defending_leader(s: AmberState) -> int:
 
 def _war_totals(s: AmberState, p: int, a: int, war: War, leader: int) -> tuple[int, int]:
     """Attack: the attacker's and his free exiles' Leadership, the supporters'
-    exiles and the Shadow Armies; defence: the lords of a player-held Amber
-    (or the neutral leader) and the Walls of Amber."""
-    controller, role = s.controller, s.role
+    exiles and the Shadow Armies; defence: the defending lords' Leadership
+    and the Walls of Amber."""
     attack = s.leadership(a) + war.shadow_bonus
     attack += sum(s.leadership(i) for i in s.free_exiles_of(p) if i != a)
     for b in war.supporters:
         if s.in_game[b]:
             attack += sum(s.leadership(i) for i in s.free_exiles_of(b))
-    defence = war.walls_bonus
-    if war.defender >= 0:
-        for i in range(NUM_PRINCES):
-            lord = 0 < role[i] < EXILE and s.free(i) and controller[i] >= 0 and controller[i] != p
-            if role[i] == KING or lord:
-                defence += s.leadership(i)
-    elif leader >= 0:
-        defence += s.leadership(leader)
+    defence = war.walls_bonus + sum(s.leadership(i) for i in _amber_defenders(s, p, war, leader))
     return attack, defence
+
+
+def _amber_defenders(s: AmberState, p: int, war: War, leader: int) -> list[int]:
+    """The lords who defend Amber against player p. ``all_lords``: every free
+    Lord he does not control. ``leader_only``: a held Amber's King and the
+    regents of players other than p (neutral regents stand aside), a neutral
+    Amber's leader alone."""
+    controller, role = s.controller, s.role
+    if s.game.all_lords_defend:
+        return [i for i in range(NUM_PRINCES) if role[i] != EXILE and s.free(i) and controller[i] != p]
+    if war.defender >= 0:
+        return [
+            i
+            for i in range(NUM_PRINCES)
+            if role[i] == KING
+            or (0 < role[i] < EXILE and s.free(i) and controller[i] >= 0 and controller[i] != p)
+        ]
+    return [leader] if leader >= 0 else []
 
 
 def _battle(s: AmberState, a: int, attack: int, defence: int, leader: int) -> None:

@@ -95,3 +95,12 @@ def reopen(s: AmberState, p: int) -> AmberState:
     s.stack = [TurnEnd(p), ActionSelect(p)]
     s.refresh()
     return s
+
+
+def decline(s: AmberState, *phases: str) -> AmberState:
+    """Answer PASS to each named window in turn, checking it is the one asked
+    (a responder with cards in hand is asked even when PASS is his only answer)."""
+    for phase in phases:
+        assert s.phase_name() == phase, f"expected {phase}, asked {s.phase_name()}"
+        s.apply(PASS)
+    return s

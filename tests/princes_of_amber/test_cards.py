@@ -15,6 +15,7 @@ from tests.princes_of_amber.helpers import (
     P,
     act,
     card,
+    decline,
     legal,
     noncard,
     position,
@@ -109,10 +110,13 @@ def test_break_contact_cancels_a_will_contest_only():
     act(s, card("BREAK_CONTACT"))
     assert s.dice_used == 0 and s.hits[P["Eric"]] == 8 and s.acted[P["Corwin"]]
     assert discarded_kinds(s, 2) == sorted([K["PSYCHIC_ATTACK"], K["BREAK_CONTACT"]])
-    # against a Fight, Break Contact is no answer: the window is skipped
+    # against a Fight, Break Contact is no answer: p1 may only decline (he is still asked, see
+    # interpretation 35)
     s = position(order=CE, hands={0: ["FIGHT"], 1: ["BREAK_CONTACT"]}, dice=[6, 6, 1, 1, 2])
     add_prince(s, "Brand")
     act(s, P["Corwin"], card("FIGHT"), P["Eric"])
+    assert s.phase_name() == "NEGATE" and legal(s) == {PASS}
+    act(s, PASS)
     assert s.hits[P["Eric"]] == 6 and s.hand_kinds[1][K["BREAK_CONTACT"]] == 1
 
 
@@ -121,6 +125,8 @@ def benedict_hits_random(p0, p1, dice=(3, 4, 2, 3, 4)):
     s = position(order=["Benedict", "Eric"], hands={0: p0, 1: p1}, dice=list(dice))
     add_prince(s, "Random", p=1)
     act(s, P["Benedict"], card("FIGHT"), P["Random"])
+    if p1:
+        decline(s, "NEGATE")  # p1 holds no negate, but a hand is always asked
     return s
 
 
@@ -161,6 +167,7 @@ def test_call_the_guards_captures_the_attacker():
 
 def test_negate_capture_answers_call_the_guards():
     s = benedict_hits_random(["FIGHT", "NEGATE_CAPTURE"], ["CALL_THE_GUARDS"])
+    decline(s, "DAMAGE_FOLLOWUP")
     act(s, card("CALL_THE_GUARDS"))
     assert s.phase_name() == "CAPTURE_NEGATE" and s.current_player == 0
     assert legal(s) == {card("NEGATE_CAPTURE"), PASS}
@@ -187,6 +194,8 @@ def test_shadow_assassins_deal_a_die_without_contest():
 
 # --------------------------------------------------------------------------- war
 def neutral_war(p0_cards, dice):
+    """Benedict (11) and his ally Bleys (10) attack the neutral Amber of King Caine (8) and the
+    regents Corwin (8), Gerard (7) and Random (6): 21 against 29."""
     s = position(
         order=["Benedict", "Eric", "Caine", "Corwin", "Gerard", "Random"],
         hands={0: ["CONQUER", *p0_cards]},
@@ -194,7 +203,7 @@ def neutral_war(p0_cards, dice):
     )
     s.armies[P["Benedict"]] = 6
     s.garrison = 3
-    s.refresh()
+    add_prince(s, "Bleys")
     act(s, P["Benedict"], card("CONQUER"))
     return s
 
@@ -207,7 +216,7 @@ def test_shadow_armies_add_a_die_each_until_pass():
     act(s, card("SHADOW_ARMIES"))
     assert s.war.shadow_bonus == 2 and s.phase_name() == "SHADOW_ARMIES"
     act(s, card("SHADOW_ARMIES"))  # the last one: the window then closes by itself
-    assert s.war.shadow_bonus == 5 and s.war.attack == 16 and s.war.defence == 8 and s.amber == 0
+    assert s.war.shadow_bonus == 5 and s.war.attack == 21 + 5 and s.war.defence == 29 and s.amber == 0
 
 
 def test_support_adds_leadership_of_free_exiles():
@@ -230,7 +239,7 @@ def test_support_adds_leadership_of_free_exiles():
 
 def test_battle_wounds_on_the_losing_side():
     s = neutral_war(["BATTLE_WOUNDS"], [6, 6, 1, 1, 3, 4])
-    act(s, PASS, PASS)  # no support, no appointment
+    decline(s, "SUPPORT", "SHADOW_ARMIES", "APPOINT")
     assert s.phase_name() == "WAR_FOLLOWUP" and legal(s) == {card("BATTLE_WOUNDS"), PASS}
     act(s, card("BATTLE_WOUNDS"))
     assert s.phase_name() == "TARGET_PRINCE"
@@ -241,7 +250,8 @@ def test_battle_wounds_on_the_losing_side():
 
 def test_prisoner_of_war_captures_a_beaten_lord():
     s = neutral_war(["PRISONER_OF_WAR"], [6, 6, 1, 1, 3])
-    act(s, PASS, PASS, card("PRISONER_OF_WAR"), P["Gerard"])
+    decline(s, "SUPPORT", "SHADOW_ARMIES", "APPOINT")
+    act(s, card("PRISONER_OF_WAR"), P["Gerard"])
     g = P["Gerard"]
     assert s.captured[g] and s.jailer[g] == 0 and s.controller[g] == -1 and s.role[g] == EXILE
 
@@ -269,6 +279,7 @@ def test_block_the_way_stops_the_attack():
 
 def test_walls_and_army_loss_dice():
     s = war_on_eric([], ["WALLS_OF_AMBER", "ARMY_LOSS", "ARMY_LOSS"])
+    decline(s, "NEGATE")  # no Block the Way in hand
     assert s.phase_name() == "BLOCK" and legal(s) == {card("WALLS_OF_AMBER"), card("ARMY_LOSS"), PASS}
     s.dice, s.dice_used = [5, 1, 6, 6, 1, 1, 6], 0
     act(s, card("WALLS_OF_AMBER"))
@@ -283,7 +294,8 @@ def test_walls_and_army_loss_dice():
 def test_conquer_takes_amber_and_appoints():
     s = neutral_war([], [6, 6, 1, 1, 3])
     act(s, PASS)  # p1 does not support
-    assert s.amber == 0 and s.role[P["Benedict"]] == KING and s.garrison == 6
+    assert s.amber == 0 and s.role[P["Benedict"]] == KING and s.role[P["Bleys"]] == GUARDIAN
+    assert s.garrison == 6
     assert s.phase_name() == "APPOINT" and s.current_player == 0
 
 
@@ -363,6 +375,7 @@ def test_amnesia_keeps_the_larger_count():
 
 def test_shadow_mastery_cancels_a_block_card():
     s = war_on_eric(["SHADOW_MASTERY"], ["WALLS_OF_AMBER", "ARMY_LOSS"])
+    decline(s, "NEGATE")
     s.dice, s.dice_used = [6], 0
     act(s, card("ARMY_LOSS"))
     assert s.phase_name() == "SHADOW_MASTERY" and s.current_player == 0
@@ -489,12 +502,17 @@ def test_contest_of_wills_won_and_lost():
     act(s, P["Corwin"], card("CONTEST_OF_WILLS"))
     assert legal(s) == {P["Eric"]}  # a neutral prince has no hand behind him
     act(s, P["Eric"])
+    decline(s, "NEGATE", "FURY")  # p1 has cards: asked, though he holds no answer
     assert s.contest_totals == [23, 11] and s.phase_name() == "EFFECT_DISCARD" and s.current_player == 1
     act(s, card("FIGHT"), card("CAPTURE"), card("BLESSING"))
+    decline(s, "CALL_GUARDS")
     assert len(s.hands[1]) == 1 and s.current_player == 0
     s = will_on_eric("CONTEST_OF_WILLS", [1, 1, 6, 6], p1=["FIGHT", "CAPTURE", "GET_AWAY", "BLESSING"])
     act(s, P["Corwin"], card("CONTEST_OF_WILLS"), P["Eric"])
-    assert s.contest_totals == [13, 21] and len(s.hands[1]) == 4 and s.phase_name() == "ACTION_SELECT"
+    decline(s, "NEGATE", "FURY")
+    assert s.contest_totals == [13, 21] and len(s.hands[1]) == 4
+    decline(s, "CALL_GUARDS")
+    assert s.phase_name() == "ACTION_SELECT"
 
 
 def test_mental_domination_takes_a_non_pp_non_lord():
@@ -513,6 +531,7 @@ def test_mental_domination_takes_a_non_pp_non_lord():
 def test_psychic_attack_damages_when_won():
     s = will_on_eric("PSYCHIC_ATTACK", [6, 6, 1, 1, 3], p0=["CAPTURE"])
     act(s, P["Corwin"], card("PSYCHIC_ATTACK"), P["Eric"])
+    decline(s, "FURY")  # p0 is asked first (p1's empty hand cannot hold a Break Contact)
     assert s.hits[P["Eric"]] == 5 and s.damage_dealer == 0
     assert s.phase_name() == "DAMAGE_FOLLOWUP" and legal(s) == {card("CAPTURE"), PASS}
     s = will_on_eric("PSYCHIC_ATTACK", [1, 1, 6, 6, 3])
@@ -535,6 +554,7 @@ def test_mind_probe_lost_reveals_nothing():
 def test_emotional_fury_each_side_once():
     s = will_on_eric("PSYCHIC_HOLD", [1, 1, 1, 1], p0=["EMOTIONAL_FURY"], p1=["EMOTIONAL_FURY"])
     act(s, P["Corwin"], card("PSYCHIC_HOLD"), P["Eric"])
+    decline(s, "NEGATE")
     assert s.phase_name() == "FURY" and s.current_player == 0 and legal(s) == {card("EMOTIONAL_FURY"), PASS}
     act(s, card("EMOTIONAL_FURY"))
     assert s.phase_name() == "FURY" and s.current_player == 1
@@ -542,7 +562,7 @@ def test_emotional_fury_each_side_once():
     assert s.contest_totals == [11 + 5 + 2, 9 + 5 + 2] and s.psychic_hold[P["Eric"]] == 1
     # only the defender's fury: it turns the contest
     s = will_on_eric("PSYCHIC_HOLD", [1, 1, 1, 1], p0=["EMOTIONAL_FURY"], p1=["EMOTIONAL_FURY"])
-    act(s, P["Corwin"], card("PSYCHIC_HOLD"), P["Eric"], PASS, card("EMOTIONAL_FURY"))
+    act(s, P["Corwin"], card("PSYCHIC_HOLD"), P["Eric"], PASS, PASS, card("EMOTIONAL_FURY"))
     assert s.contest_totals == [13, 16] and s.psychic_hold[P["Eric"]] == 0
 
 

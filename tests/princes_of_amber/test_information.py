@@ -41,7 +41,12 @@ def test_every_viewer_gets_the_same_redeal_from_any_consistent_truth():
 
 
 def test_redeal_keeps_the_window_another_player_is_asked():
-    s = position(order=["Corwin", "Eric"], hands={0: ["FIGHT"], 1: ["GET_AWAY", "BLESSING", "AMNESIA"]})
+    """Interpretation 41, with the opt-in ``prompt_only_if_playable`` (the window shows a card)."""
+    s = position(
+        order=["Corwin", "Eric"],
+        hands={0: ["FIGHT"], 1: ["GET_AWAY", "BLESSING", "AMNESIA"]},
+        prompt_only_if_playable=True,
+    )
     s.controller[P["Brand"]] = 0
     s.refresh()
     act(s, P["Corwin"], card("FIGHT"), P["Eric"])

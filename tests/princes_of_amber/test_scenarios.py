@@ -20,6 +20,7 @@ from tests.princes_of_amber.helpers import (
     TurnEnd,
     act,
     card,
+    decline,
     legal,
     noncard,
     position,
@@ -131,6 +132,7 @@ def test_capture_negated_or_not():
     s = scenario3()
     set_hand(s, 1, ["CALL_THE_GUARDS"])
     act(s, card("CAPTURE"))
+    decline(s, "CAPTURE_NEGATE")  # p1 holds no negate; with a hand he is asked all the same
     r = P["Random"]
     assert s.captured[r] and s.jailer[r] == 0 and s.controller[r] == 1
 
@@ -147,6 +149,7 @@ def test_kill_neutral_king_take_amber_and_appoint():
     s.hits[P["Caine"]] = 2
     s.refresh()
     act(s, P["Bleys"], card("FIGHT"), P["Caine"])
+    decline(s, "DEATH")  # p0 holds no Not Really Dead (p1's empty hand cannot)
     assert not s.alive[P["Caine"]]
     assert s.amber == 0 and s.role[P["Bleys"]] == KING and s.role[P["Julian"]] == GUARDIAN
     for old in ("Benedict", "Gerard", "Random"):
@@ -165,19 +168,20 @@ def test_kill_neutral_king_take_amber_and_appoint():
     assert P["Benedict"] not in s.prince_targets(0, Kind.GAIN_NEUTRAL)
 
 
-def test_neutral_amber_war():
-    """Interpretations 11 and 12."""
+def test_neutral_amber_war_leader_only():
+    """Interpretations 11 (the ``leader_only`` variant: the King alone defends) and 12."""
     s = position(
         order=["Benedict", "Eric", "Caine", "Corwin", "Gerard", "Random"],
         hands={0: ["CONQUER", "PRISONER_OF_WAR"], 1: ["BLOCK_THE_WAY", "WALLS_OF_AMBER"]},
         dice=[6, 6, 1, 1, 3],
+        amber_defenders="leader_only",
     )
     s.armies[P["Benedict"]] = 6
     s.garrison = 3
     s.refresh()
     act(s, P["Benedict"], card("CONQUER"))
     assert s.phase_name() == "SUPPORT" and s.current_player == 1 and legal(s) == {SUPPORT, PASS}
-    act(s, PASS)
+    decline(s, "SUPPORT", "SHADOW_ARMIES")
     assert s.war.attack == 11 and s.war.defence == 8
     assert s.amber == 0 and s.role[P["Benedict"]] == KING and s.garrison == 6 and s.armies[P["Benedict"]] == 0
     assert all(
@@ -209,7 +213,7 @@ def war9(extra_p0=("SHADOW_MASTERY",)):
 
 
 def test_controlled_amber_defence_blocks_and_army_loss():
-    """Interpretations 9 and 11."""
+    """Interpretations 9 and 11 (the neutral regent Caine defends p1's Amber too)."""
     s = war9()
     act(s, P["Corwin"], card("CONQUER"))
     assert s.phase_name() == "NEGATE" and s.current_player == 1 and legal(s) == {card("BLOCK_THE_WAY"), PASS}
@@ -220,9 +224,9 @@ def test_controlled_amber_defence_blocks_and_army_loss():
     assert s.phase_name() == "SHADOW_MASTERY" and s.current_player == 0 and s.dice_used == 0
     act(s, card("SHADOW_MASTERY"))  # Walls negated: no die
     assert s.dice_used == 0 and s.war.walls_bonus == 0
-    act(s, card("ARMY_LOSS"))  # p0 holds no Shadow Mastery now: the window is skipped, die rolled
+    act(s, card("ARMY_LOSS"))  # p0's hand is empty now: the window is skipped, die rolled
     assert s.dice_used == 1 and s.armies[P["Corwin"]] == 0
-    assert s.war.defence == 20 and s.war.won == 0
+    assert s.war.defence == 9 + 11 + 8 and s.war.won == 0
     assert s.phase_name() == "WAR_FOLLOWUP" and s.current_player == 1
     assert legal(s) == {card("BATTLE_WOUNDS"), PASS}
 
@@ -296,7 +300,10 @@ def test_v1_capture_last_prince():
         dice=[6, 6, 1, 1, 1],
     )
     give_amber(s, 0)
-    act(s, P["Corwin"], card("FIGHT"), P["Eric"], card("CAPTURE"))
+    act(s, P["Corwin"], card("FIGHT"), P["Eric"])
+    decline(s, "NEGATE")
+    act(s, card("CAPTURE"))
+    decline(s, "CAPTURE_NEGATE")
     assert s.terminal and s.winner == 0 and s.current_player == -1
     assert list(s.returns()) == [1.0, -1.0]
 
@@ -320,6 +327,7 @@ def test_succession_and_elimination():
     s.alive[P["Eric"]] = 0
     s.stack.append(Damage(P["Caine"], 0, 20))
     s._run()
+    decline(s, "DEATH")  # p1 drew at his turn: asked, though he holds no Not Really Dead
     assert s.phase_name() == "SUCCESSION" and legal(s) == {exiles[0]}
     act(s, exiles[0])
     assert s.player_prince[1] == exiles[0] and s.controller[exiles[0]] == 1
@@ -327,6 +335,7 @@ def test_succession_and_elimination():
     set_hand(s, 1, ["FIGHT", "GET_AWAY"])
     s.stack.append(Damage(exiles[0], 0, 20))
     s._run()
+    decline(s, "DEATH")
     assert not s.in_game[1] and s.hands[1] == [] and s.winner == 0 and total_cards(s) == 100
     assert list(s.returns()) == [1.0, -1.0]
 
@@ -337,6 +346,7 @@ def test_psychic_hold():
     s.controller[P["Brand"]] = 0
     s.refresh()
     act(s, P["Corwin"], card("PSYCHIC_HOLD"), P["Gerard"])
+    decline(s, "FURY")
     assert s.psychic_hold[P["Gerard"]] == 1
     s.dice, s.dice_used = [1, 1, 1, 1, 1], 0
     act(s, P["Brand"], card("FIGHT"), P["Gerard"])
@@ -359,6 +369,7 @@ def test_mind_probe_memory():
     s.controller[P["Brand"]] = 0
     s.refresh()
     act(s, P["Corwin"], card("MIND_PROBE"), P["Eric"])
+    decline(s, "NEGATE", "FURY", "FURY", "CALL_GUARDS")
     obs = s.observation(0)
     assert obs[O_KNOWN + 0] == 0.5 and obs[O_KNOWN + 4] == 0.25
     before1 = s.observation(1)
@@ -413,6 +424,7 @@ def test_not_really_dead_on_king():
     s.hits[P["Eric"]] = 1
     s.refresh()
     act(s, P["Corwin"], card("FIGHT"), P["Eric"])
+    decline(s, "NEGATE")
     assert s.phase_name() == "DEATH" and s.current_player == 1
     act(s, card("NOT_REALLY_DEAD"))
     e = P["Eric"]
