@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import warnings
 from importlib.resources import files
 from pathlib import Path
 
@@ -24,6 +25,7 @@ import numpy as np
 
 from meeplezoo.agents.base import Agent, SeatView
 from meeplezoo.agents.puct import DEFAULT_C_PUCT, PUCTSearch, UniformEvaluator
+from meeplezoo.envs import strip_version
 
 DEFAULT_SIMS = 64
 META_FILE = "meeplezoo.json"  # the metadata entry inside a network file
@@ -40,8 +42,6 @@ def require_torch() -> None:
 
 def baseline_path(game: str) -> Path:
     """The shipped network of ``game`` (with or without its version suffix)."""
-    from meeplezoo.envs import strip_version
-
     folder = files("meeplezoo.agents") / "baselines"
     name = strip_version(str(game))
     path = folder / f"{name}.pt2"
@@ -72,10 +72,19 @@ class NetworkEvaluator:
         self.num_players = int(meta["num_players"])
 
     def check(self, game) -> None:
-        """Refuse a network of another game, table size or action space."""
+        """Refuse a network of another game, table size or action space. A
+        network of an earlier version of the same game (same observation and
+        actions) still plays, with a warning: it learned the older rules."""
         wanted = (game.info.name, game.num_players, game.num_actions, list(game.observation_shape))
+        trained_on = self.meta["game"]
+        if trained_on != game.info.name and strip_version(trained_on) == strip_version(game.info.name):
+            warnings.warn(
+                f"the az network was trained on {trained_on}, an earlier version of {game.info.name}'s rules",
+                stacklevel=2,
+            )
+            trained_on = game.info.name
         have = (
-            self.meta["game"],
+            trained_on,
             self.num_players,
             self.meta["num_actions"],
             list(self.meta["observation_shape"]),

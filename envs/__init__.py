@@ -20,6 +20,16 @@ _ENTRY = re.compile(r"^([a-z][a-z0-9_]*_v\d+)\.py$")
 
 _VERSION_SUFFIX = re.compile(r"_v\d+$")
 
+# Versions that were replaced by a newer one, and what agents would notice.
+# Asking for one is an error that names its successor (as PettingZoo's
+# DeprecatedEnv does), never a silent build of different rules.
+RETIRED = {
+    "princes_of_amber_v0": (
+        "princes_of_amber_v1",
+        "every free Lord now defends Amber, and response windows no longer show hands",
+    ),
+}
+
 
 def strip_version(name: str) -> str:
     """``name`` without its ``_v<k>`` version suffix (``gem_mountain_v0`` ->
@@ -33,7 +43,14 @@ def names() -> list[str]:
     return sorted(m.group(1) for p in _HERE.iterdir() if (m := _ENTRY.match(p.name)))
 
 
+def _refuse_retired(name: str) -> None:
+    if name in RETIRED:
+        successor, change = RETIRED[name]
+        raise ValueError(f"{name} was replaced by {successor} ({change}); make {successor!r} instead")
+
+
 def _module(name: str):
+    _refuse_retired(name)
     if name not in names():
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(names())}")
     return importlib.import_module(f"{__name__}.{name}")
@@ -43,6 +60,7 @@ def resolve(name: str) -> str:
     """Accept a name with or without its version suffix (``gem_mountain``)."""
     if name in names():
         return name
+    _refuse_retired(name)
     matches = [n for n in names() if strip_version(n) == name]
     if len(matches) == 1:
         return matches[0]

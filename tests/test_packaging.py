@@ -88,8 +88,8 @@ def test_import_meeplezoo_registers_games_and_no_old_top_level_package(tmp_path)
         "import meeplezoo, pettingzoo\n"
         "env = pettingzoo.make('aec', 'meeplezoo/gem_mountain_v0')\n"
         "env.reset(seed=1)\n"
-        "from meeplezoo.envs import princes_of_amber_v0\n"
-        "princes_of_amber_v0.env().reset(seed=2)\n"
+        "from meeplezoo.envs import princes_of_amber_v1\n"
+        "princes_of_amber_v1.env().reset(seed=2)\n"
         "import meeplezoo.cli\n"
         "print(json.dumps({'agents': list(env.possible_agents),"
         " 'old': sorted(m for m in sys.modules if m.split('.')[0] in"
@@ -124,6 +124,16 @@ def test_game_info_version_matches_the_entry_module_name(name):
     info = envs.game_class(name).info
     assert info.name == name
     assert name == f"{envs.strip_version(name)}_v{info.version}"
+
+
+@pytest.mark.parametrize("retired", sorted(envs.RETIRED))
+def test_a_retired_version_is_refused_naming_its_successor(retired):
+    successor, _ = envs.RETIRED[retired]
+    assert successor in envs.names() and retired not in envs.names()
+    for build in (envs.make, envs.make_game, envs.game_class):
+        with pytest.raises(ValueError, match=f"{retired} was replaced by {successor}"):
+            build(retired)
+    assert envs.resolve(envs.strip_version(retired)) == successor
 
 
 @pytest.mark.parametrize("name", envs.names())

@@ -72,7 +72,7 @@ def frame_from_dict(data: dict) -> Frame:
     """Inverse of ``Frame.to_dict``; a ValueError names an unknown frame kind."""
     kind = FRAME_TYPES.get(data.get("frame"))
     if kind is None:
-        raise ValueError(f"princes_of_amber_v0: unknown stack frame {data.get('frame')!r}")
+        raise ValueError(f"princes_of_amber_v1: unknown stack frame {data.get('frame')!r}")
     return kind(**{key: _plain(value) for key, value in data.items() if key != "frame"})
 
 

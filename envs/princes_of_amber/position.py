@@ -33,7 +33,7 @@ from meeplezoo.envs.princes_of_amber.frames import FRAME_TYPES, Frame, War
 LARGE = 10**6  # bound on counters the rules never cap (armies, garrison, extra turns, contest totals)
 MAX_STEP = 3  # the last step of the longest automatic frame (a Will contest, a war)
 NUM_ACTS = len(RULES)
-NAME = "princes_of_amber_v0"
+NAME = "princes_of_amber_v1"
 
 
 def _seats(game: Any) -> int:

@@ -211,7 +211,8 @@ class AmberGame(Game):
     """One configuration of Princes of Amber."""
 
     info = GameInfo(
-        name="princes_of_amber_v0",
+        name="princes_of_amber_v1",
+        version=1,
         title="Princes of Amber",
         min_players=2,
         max_players=5,

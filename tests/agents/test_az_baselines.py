@@ -3,11 +3,13 @@ play legal moves; without torch an az agent names the extra to install."""
 
 from __future__ import annotations
 
+import warnings
 from importlib.resources import files
 
 import pytest
 
 from meeplezoo import envs
+from meeplezoo.agents.az import load_network
 from meeplezoo.agents.base import SeatView
 from meeplezoo.agents.registry import make_agent
 from tests.agents.helpers import observation_dict, random_positions
@@ -30,10 +32,15 @@ def test_baseline_is_small_fits_its_game_and_plays_legal_moves(name):
     assert path.stat().st_size <= 2 * 1024 * 1024
     game = envs.make_game(name)
     agent = make_agent(f"az:baseline={name},sims=4", seed=0)
-    for state in random_positions(game, 5, seed=2, max_plies=40):
-        seat = state.current_player
-        action = agent.act(observation_dict(state, seat), SeatView(state, seat))
-        assert state.legal_action_mask()[action]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for state in random_positions(game, 5, seed=2, max_plies=40):
+            seat = state.current_player
+            action = agent.act(observation_dict(state, seat), SeatView(state, seat))
+            assert state.legal_action_mask()[action]
+    trained_on = load_network(path).meta["game"]
+    older = [w for w in caught if "an earlier version" in str(w.message)]
+    assert bool(older) == (trained_on != game.info.name), trained_on
 
 
 def test_az_without_torch_names_the_train_extra(monkeypatch):

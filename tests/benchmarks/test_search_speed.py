@@ -35,7 +35,7 @@ def test_search_speed_reports_both_bots_on_the_same_positions(tmp_path):
     assert row["positions"] == 2 and row["az_sims"] == 4
     assert row["az_sims_per_second"] > 0 and row["mcts_sims_per_second"] > 0
     assert set(row["az_profile"]) == {*search_speed.PARTS, "tree (selection, backup)"}
-    assert "| princes_of_amber_v0 |" in out.read_text()
+    assert "| princes_of_amber_v1 |" in out.read_text()
 
 
 def test_run_record_tables_name_the_figures():
@@ -44,7 +44,7 @@ def test_run_record_tables_name_the_figures():
     row.update(
         {"ms_per_decision": 30.0, "opponent_ms_per_decision": 90.0, "selfplay_games": 96, "cpu_minutes": 3.5}
     )
-    report = {"game": "princes_of_amber_v0", "players": 2, "trained": {"games": 96, "cpu_seconds": 210.0}}
+    report = {"game": "princes_of_amber_v1", "players": 2, "trained": {"games": 96, "cpu_seconds": 210.0}}
     report.update({"curve": [row], "final": row, "table": []})
     text = az_results.markdown(report, "python -m meeplezoo.benchmarks.az_results princes_of_amber --run r")
     assert "| 96 | 3.5 | 10 | 6 | 60% (31%-83%) |" in text

@@ -20,7 +20,7 @@ CHECKED_GAMES = {
     "amoeba_v0",
     "gem_mountain_v0",
     "gold_rush_gangs_v0",
-    "princes_of_amber_v0",
+    "princes_of_amber_v1",
 }
 CHECKED = [case for case in CASES if case.name in CHECKED_GAMES]
 CHECKED_IDS = [case_id for case, case_id in zip(CASES, CASE_IDS, strict=True) if case.name in CHECKED_GAMES]

@@ -84,7 +84,7 @@ def _redeal_princes(state, q: int, rng: np.random.Generator):
 
 REDEALERS: dict[str, Redeal] = {
     "high_card_v0": _redeal_high_card,
-    "princes_of_amber_v0": _redeal_princes,
+    "princes_of_amber_v1": _redeal_princes,
 }
 
 

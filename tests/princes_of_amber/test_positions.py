@@ -11,9 +11,9 @@ import pytest
 
 from meeplezoo.envs.princes_of_amber.cards import A_PASS
 from meeplezoo.envs.princes_of_amber.rules import AmberGame
-from meeplezoo.envs.princes_of_amber_v0 import env as make_env
+from meeplezoo.envs.princes_of_amber_v1 import env as make_env
 
-NAME = "princes_of_amber_v0"
+NAME = "princes_of_amber_v1"
 
 
 @pytest.fixture(scope="module")

@@ -108,7 +108,7 @@ def test_self_play_plays_legal_moves_at_two_and_the_most_players(name, players):
         assert np.allclose(record.policies.sum(axis=1), 1.0)
 
 
-@pytest.mark.parametrize("name", ["princes_of_amber_v0", "gem_mountain_v0"])
+@pytest.mark.parametrize("name", ["princes_of_amber_v1", "gem_mountain_v0"])
 def test_batched_evaluation_equals_one_position_at_a_time(name, tmp_path):
     game = envs.make_game(name)
     net = AZNetwork(game, hidden=16, channels=4)
@@ -130,7 +130,7 @@ def test_batched_evaluation_equals_one_position_at_a_time(name, tmp_path):
 def test_network_of_another_table_is_refused(tmp_path):
     game = envs.make_game("princes_of_amber", num_players=3)
     path = export_network(AZNetwork(game, hidden=8), game, tmp_path / "three.pt2", {})
-    with pytest.raises(ValueError, match="princes_of_amber_v0 with 3 players"):
+    with pytest.raises(ValueError, match="princes_of_amber_v1 with 3 players"):
         play_match("princes_of_amber", [f"az:path={path},sims=2", "random"], 0)
 
 

@@ -21,7 +21,7 @@ from tests.web.helpers import config_for, hidden_seatings
 PUBLIC_BY_RULES = {
     # princes_of_amber.md, Hidden information: cards are played face up and a
     # peek or probe is played openly; a Gossip target is not in the observation.
-    "princes_of_amber_v0",
+    "princes_of_amber_v1",
 }
 MOVES_PER_GAME = 150
 

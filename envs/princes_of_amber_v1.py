@@ -1,7 +1,7 @@
 """
 # Princes of Amber
 
-| Import | `from meeplezoo.envs import princes_of_amber_v0` |
+| Import | `from meeplezoo.envs import princes_of_amber_v1` |
 |---|---|
 | Actions | Discrete(58) |
 | Parallel API | No |
@@ -117,7 +117,7 @@ from meeplezoo.envs.princes_of_amber.rules import AmberGame
 
 class raw_env(MeepleEnv):
     game_cls = AmberGame
-    metadata = env_metadata("princes_of_amber_v0")
+    metadata = env_metadata("princes_of_amber_v1")
 
 
 def env(**config):
