@@ -21,9 +21,12 @@ add the value of the last position on top of a result that is already known.
 
 ``reward_shaping`` (a weight, default 0) adds potential-based shaping
 (Ng, Harada and Russell, 1999): ``w * (gamma * phi(s') - phi(s))`` with
-``phi`` the learner's entry of ``State.evaluate()`` and ``phi = 0`` once the
-game is over. It gives long games (Gold Rush Gangs runs to thousands of moves)
-a signal before the end without changing which policies are optimal.
+``phi`` the learner's entry of ``State.evaluate(viewer=learner)`` and
+``phi = 0`` once the game is over. It gives long games (Gold Rush Gangs runs
+to thousands of moves) a signal before the end without changing which
+policies are optimal. The potential is the learner's own estimate, read only
+from what its seat may know: the whole-state estimate would make its rewards
+depend on the other seats' secret tiles and the face-down ones.
 """
 
 from __future__ import annotations
@@ -162,10 +165,11 @@ class SelfPlayEnv(gym.Env):
         return obs, reward, terminated, False, info
 
     def _phi(self) -> float:
-        """The shaping potential of the current position (0 once it is over)."""
+        """The shaping potential of the current position (0 once it is over):
+        the learner's estimate from what its seat may know."""
         if not self.reward_shaping or self.state.done:
             return 0.0
-        return float(self.state.evaluate()[self.seat])
+        return float(self.state.evaluate(viewer=self.seat)[self.seat])
 
     def _play_opponents(self) -> None:
         """Play until the learner has a real choice or the game is over."""

@@ -254,9 +254,10 @@ class AmethystAmberState(State):
                 out[:] = (1.0, -1.0) if amethyst > amber else (-1.0, 1.0)
         return out
 
-    def evaluate(self) -> np.ndarray:
+    def evaluate(self, viewer: int | None = None) -> np.ndarray:
         """returns() once over, else a material-and-threat estimate
-        (see envs.amethyst_amber.heuristic)."""
+        (see envs.amethyst_amber.heuristic). Nothing is hidden, so every
+        ``viewer`` gets the same estimate."""
         return heuristic.evaluate(self)
 
     def phase_name(self) -> str:

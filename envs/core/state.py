@@ -222,6 +222,18 @@ class Game(abc.ABC):
         return f"{type(self).__name__}({self.config})"
 
 
+def _checked_viewer(evaluate: Callable) -> Callable:
+    """Wrap a game's ``evaluate`` so that ``viewer`` reaches it as None or a
+    seat of this game, and anything else is refused before it runs."""
+
+    @functools.wraps(evaluate)
+    def checked(state: State, viewer: int | None = None) -> np.ndarray:
+        return evaluate(state, None if viewer is None else state.check_viewer(viewer))
+
+    checked.checks_viewer = True
+    return checked
+
+
 class State(abc.ABC):
     """One position. Subclasses hold the game data in plain attributes.
 
@@ -244,6 +256,9 @@ class State(abc.ABC):
         writer = cls.__dict__.get("to_dict")
         if writer is not None and not getattr(writer, "adds_digest", False):
             cls.to_dict = _with_config_digest(writer)
+        estimate = cls.__dict__.get("evaluate")
+        if estimate is not None and not getattr(estimate, "checks_viewer", False):
+            cls.evaluate = _checked_viewer(estimate)
 
     # --- whose move -------------------------------------------------------
     @property
@@ -334,14 +349,36 @@ class State(abc.ABC):
         """Final reward per seat (float64, length num_players). Meaningful
         once ``done``; for a truncated game, the game's truncation rule."""
 
-    def evaluate(self) -> np.ndarray:
+    def evaluate(self, viewer: int | None = None) -> np.ndarray:
         """Estimated return per seat of this position, within the game's
-        reward range; equal to ``returns()`` once the game is over. Search
-        bots score capped rollouts with it. The default is ``returns()``
-        itself, which suits games whose returns rank the score so far; games
-        whose unfinished positions return zeros should override it with a
-        heuristic (material, score lead...)."""
+        reward range; equal to ``returns()`` once the game is over.
+
+        ``viewer=None`` reads the whole state: search bots score capped
+        rollouts of their own determinized copies with it. With a seat,
+        the estimate reads only what that seat may know, as its observation
+        does: anything a learner receives (reward shaping, value targets)
+        uses this form, or its rewards would depend on what it cannot see.
+
+        The default is ``returns()`` itself, which suits games whose returns
+        rank the score so far and read nothing hidden; games whose
+        unfinished positions return zeros override it with a heuristic
+        (material, score lead...), and a hidden-information game whose
+        estimate reads hidden things must honour ``viewer`` (the
+        conformance suite resamples what the viewer cannot see and checks)."""
+        if viewer is not None:
+            self.check_viewer(viewer)
         return np.asarray(self.returns(), dtype=np.float64)
+
+    def check_viewer(self, viewer: Any) -> int:
+        """``viewer`` as a seat of this game: a TypeError for anything but an
+        integer, a ValueError for a seat the game does not have."""
+        seat = integer_index(viewer)
+        if seat is None:
+            raise TypeError(f"{self.game.info.name}: viewer must be a seat (an int), got {viewer!r}")
+        n = self.game.num_players
+        if not 0 <= seat < n:
+            raise ValueError(f"{self.game.info.name}: viewer {seat} is not a seat of 0..{n - 1}")
+        return seat
 
     # --- views --------------------------------------------------------------
     def observation(self, player: int) -> np.ndarray:

@@ -25,10 +25,10 @@ from meeplezoo.envs.core.positions import (
     integer_rows,
     seat_entry,
 )
-from meeplezoo.envs.core.ranking import rank_rewards, soft_rank_rewards
+from meeplezoo.envs.core.ranking import rank_rewards
 from meeplezoo.envs.core.state import Game, GameInfo, State, derive_rng, make_rng
 from meeplezoo.envs.core.turns import next_seat
-from meeplezoo.envs.gem_mountain import tiles
+from meeplezoo.envs.gem_mountain import estimate, tiles
 from meeplezoo.envs.gem_mountain.action_tiles import ACTION_TILES, LANTERN_PEEKS, USABLE
 from meeplezoo.envs.gem_mountain.decisions import (
     ARROWS,
@@ -42,6 +42,7 @@ from meeplezoo.envs.gem_mountain.decisions import (
     Phase,
     Window,
 )
+from meeplezoo.envs.gem_mountain.estimate import SCORE_DIFF_SCALE
 from meeplezoo.envs.gem_mountain.geometry import POINTED, POSITION_NAMES, geometry
 from meeplezoo.envs.gem_mountain.overrides import check_arrows, check_holdings, check_layout, check_rotations
 from meeplezoo.envs.gem_mountain.positions import (
@@ -69,9 +70,6 @@ from meeplezoo.envs.gem_mountain.tiles import (
     SHARDS,
 )
 
-# evaluate(): points of score still open at the end, and per gem tile left
-SPREAD_AT_END, SPREAD_PER_CELL = 5.0, 0.5
-
 # the phases as plain names: the rules compare them on every step
 PRE, GRAB, SECTION, POST, INFO, SUB_STEP, START = Phase
 NO_WINDOW, PRE_WINDOW, POST_WINDOW = Window
@@ -80,7 +78,6 @@ START_TILES = ("none", "action", "action_secret", "any", "any_secret")
 ACTION_LIMITS = ("per_window", "per_turn", "unlimited")
 PER_WINDOW, PER_TURN, UNLIMITED = range(len(ACTION_LIMITS))
 REWARD_MODES = ("rank", "score_diff")
-SCORE_DIFF_SCALE = 20.0  # score_diff rewards: (own - mean of the others) / this
 MAX_TURNS_BOUND = 100_000  # a game lasts at most R C turns; the limit only has to be finite
 MASK_CACHE_LIMIT = 20_000  # distinct legal sets kept per game before the cache starts over
 
@@ -865,17 +862,20 @@ class GemMountainState(State):
         n, total = len(scores), sum(scores)
         return np.array([(x - (total - x) / (n - 1)) / SCORE_DIFF_SCALE for x in scores])
 
-    def evaluate(self) -> np.ndarray:
+    def evaluate(self, viewer: int | None = None) -> np.ndarray:
         """Estimated returns of an unfinished position (``returns()`` once over).
 
         With rank rewards, the current scores give a smooth rank estimate
         whose blur shrinks as the gem tiles run out: a lead of a few points
         early counts for little, the same lead near the end almost for the
-        whole rank. The score-difference reward is smooth already."""
-        if self.over or self.cut_short or self.game.config["reward_mode"] != "rank":
+        whole rank. The score-difference reward is smooth already. A
+        ``viewer`` gets the expectation over the secret tiles and face-down
+        tiles it has not seen (:mod:`meeplezoo.envs.gem_mountain.estimate`)."""
+        if self.over or self.cut_short:
             return self.returns()
-        spread = SPREAD_AT_END + SPREAD_PER_CELL * self.gem_tiles_left
-        return soft_rank_rewards(self.scores(), spread)
+        if viewer is None:
+            return estimate.whole_state(self)
+        return estimate.seat_view(self, viewer)
 
     # ---------------------------------------------------------- determinize
     def determinize(self, player: int, rng: np.random.Generator) -> GemMountainState:
@@ -890,16 +890,8 @@ class GemMountainState(State):
         public part (which cell was looked at); what they saw is whatever now
         lies there."""
         state = self.clone()
-        bit = 1 << player
-        hidden_cells = [i for i in state.face_down_cells() if not state.peeks[i] & bit]
-        secret_seats = [p for p in range(self.game.num_players) if p != player and state.secret_tiles[p] >= 0]
-        # a plain design's id is its content id, so a secret tile joins the bag as is
-        bag = canonical_shuffle(
-            [state.cells[i] for i in hidden_cells]
-            + list(state.unused)
-            + [state.secret_tiles[p] for p in secret_seats],
-            rng,
-        )
+        hidden_cells, secret_seats, bag = self.hidden_tiles(player)
+        bag = canonical_shuffle(bag, rng)
         want_action = self.game.config["start_tiles"] == "action_secret"
         for p in secret_seats:
             # each secret put one fitting tile in the bag, so there is always one left
@@ -912,6 +904,19 @@ class GemMountainState(State):
         state.rng = derive_rng(rng)
         state._recount()
         return state
+
+    def hidden_tiles(self, player: int) -> tuple[list[int], list[int], list[int]]:
+        """What ``player`` cannot see: the face-down cells it has not peeked
+        at, the other seats holding a secret start tile, and the sorted bag
+        of every tile that may lie in those places or in the unused pool
+        (its contents follow from the pool and what the player has seen)."""
+        bit = 1 << player
+        hidden_cells = [i for i in self.face_down_cells() if not self.peeks[i] & bit]
+        secret_seats = [p for p in range(self.game.num_players) if p != player and self.secret_tiles[p] >= 0]
+        # a plain design's id is its content id, so a secret tile joins the bag as is
+        bag = [self.cells[i] for i in hidden_cells] + list(self.unused)
+        bag += [self.secret_tiles[p] for p in secret_seats]
+        return hidden_cells, secret_seats, sorted(bag)
 
     # --------------------------------------------------------------- words
     def action_to_string(self, action: int) -> str:

@@ -560,13 +560,15 @@ class GoldRushGangsState(State):
                 progress[seat] += 0.15 * (1.0 - near / span)
         return progress
 
-    def evaluate(self) -> np.ndarray:
+    def evaluate(self, viewer: int | None = None) -> np.ndarray:
         """Heuristic return of an unfinished position (``returns()`` once over).
 
         Each gang's progress (:meth:`_progress`) becomes win chances by a
         softmax (one sack ahead roughly doubles the odds), win chances become
         the expected win reward, and that is blended toward the truncation
-        result as the round limit nears."""
+        result as the round limit nears. It reads only the table (the one
+        hidden thing, the draw pile's order, plays no part), so every
+        ``viewer`` gets the same estimate."""
         if self.winner >= 0 or self.is_truncated:
             return np.asarray(self.returns(), dtype=np.float64)
         game = self.game

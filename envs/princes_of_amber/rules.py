@@ -518,11 +518,13 @@ class AmberState(State):
                 x += (0.4 if self.captured[i] else 1.5 + health) + 0.2 * self.armies[i]
         return x + 0.15 * len(self.hands[p])
 
-    def evaluate(self) -> np.ndarray:
+    def evaluate(self, viewer: int | None = None) -> np.ndarray:
         """Estimated returns: exact once over; otherwise eliminated players keep
         their certain rank value and the players still in share the rest,
         shifted by how their strength compares (linear, zero-sum, kept inside
-        the values their final ranks could take)."""
+        the values their final ranks could take). Strength reads only the
+        table and the hand sizes, never a card in a hand or the deck, so every
+        ``viewer`` gets the same estimate."""
         if self.winner >= 0 or self.turn_limit_reached:
             return self.returns()
         n = self.num_players

@@ -25,7 +25,7 @@ def test_keeps_the_top_card_and_swaps_the_bottom_one():
 
 
 class _Evaluated(HighCardState):
-    def evaluate(self):
+    def evaluate(self, viewer=None):
         return np.array([0.25, -0.25])
 
 

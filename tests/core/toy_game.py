@@ -116,6 +116,19 @@ class HighCardState(State):
     def returns(self):
         return rank_rewards(self.cards)
 
+    def evaluate(self, viewer=None):
+        """The returns once over (or of the cards as they lie, for the whole
+        state); a viewer knows only its own card c, so every other card is
+        any of the nine other values alike: c beats each with chance c / 9,
+        an expected rank reward of (2c - 9) / 9, the rest shared equally."""
+        if self.done or viewer is None:
+            return np.asarray(self.returns(), dtype=np.float64)
+        n = self.game.num_players
+        mine = (2 * self.cards[viewer] - 9) / 9
+        values = np.full(n, -mine / (n - 1))
+        values[viewer] = mine
+        return values
+
     def observation(self, player):
         n = self.game.num_players
         obs = np.zeros(self.game.observation_shape, np.float32)

@@ -179,7 +179,7 @@ def test_potential_shaping_telescopes_to_the_return(weight):
     shaped_any = False
     for seed in range(12):
         env.reset(seed=seed)
-        start_value = env.state.evaluate()[env.seat]
+        start_value = env.state.evaluate(viewer=env.seat)[env.seat]
         rng = np.random.default_rng(seed)
         total, rewards = 0.0, []
         while True:

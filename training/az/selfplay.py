@@ -32,10 +32,10 @@ class GameRecord:
     observations: np.ndarray  # [moves, *observation_shape], the game's dtype
     masks: np.ndarray  # [moves, num_actions] bool
     policies: np.ndarray  # [moves, num_actions] float32: visit distribution
-    values: np.ndarray  # [moves, num_players] float32: final returns, mover first
+    values: np.ndarray  # [moves, num_players] float32: value targets, mover first (see value_targets)
     length: int  # every move played, forced ones included
-    returns: list[float]
-    cut: bool  # stopped at max_moves and scored by evaluate()
+    returns: list[float]  # final returns; a cut game: each seat's own estimate of its return
+    cut: bool  # stopped at max_moves and scored by each mover's evaluate(viewer=mover)
     simulations: int  # searched by this game's moves
     search_seconds: float  # CPU seconds of the worker per game
 
@@ -104,16 +104,34 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
     return [_record(run, game, seconds / len(runs)) for run in runs]
 
 
+def value_targets(state, movers: list[int]) -> np.ndarray:
+    """The value target of each searched position, mover first, from the
+    position the game stopped at: its returns once the game is over. A game
+    cut at ``max_moves`` is scored, for each position, by its own mover's
+    estimate ``evaluate(viewer=mover)``: that reads only what the mover
+    knows by the cut, which includes all it knew when it moved, whereas the
+    whole-state estimate would score its positions by the other seats'
+    hidden cards and tiles."""
+    if state.done:
+        returns = np.asarray(state.returns(), dtype=np.float64)
+        return np.stack([relative_values(returns, p) for p in movers])
+    views = {p: state.evaluate(viewer=p) for p in sorted(set(movers))}
+    return np.stack([relative_values(views[p], p) for p in movers])
+
+
 def _record(run: _Game, game, seconds: float) -> GameRecord:
     state = run.state
     cut = not state.done
-    returns = np.asarray(state.evaluate() if cut else state.returns(), dtype=np.float64)
     n = game.num_players
+    if cut:
+        returns = np.array([state.evaluate(viewer=p)[p] for p in range(n)], dtype=np.float64)
+    else:
+        returns = np.asarray(state.returns(), dtype=np.float64)
     if run.samples:
         obs = np.stack([s[0] for s in run.samples]).astype(game.observation_dtype)
         masks = np.stack([s[1] for s in run.samples]).astype(bool)
         policies = np.stack([s[2] for s in run.samples]).astype(np.float32)
-        values = np.stack([relative_values(returns, s[3]) for s in run.samples]).astype(np.float32)
+        values = value_targets(state, [s[3] for s in run.samples]).astype(np.float32)
     else:
         obs = np.zeros((0, *game.observation_shape), game.observation_dtype)
         masks = np.zeros((0, game.num_actions), bool)
