@@ -1,8 +1,9 @@
 """The replay buffer of expert iteration: the newest searched positions.
 
 Each entry is (observation, mask, visit distribution, value target with the
-mover first: the final returns, or a cut game's estimate by the mover). It is a ring of fixed capacity, so the learner trains on the
-most recent games; it saves to one compressed ``.npz`` for ``--resume``.
+mover first: the final returns, or a cut game's estimate by the mover). It is
+a ring of fixed capacity, so the learner trains on the most recent games; it
+saves to one compressed ``.npz`` for ``--resume``.
 """
 
 from __future__ import annotations
