@@ -125,7 +125,10 @@ class TreeSearch:
         """Value of a position where a capped rollout stops: the game's
         ``evaluate()`` where a state offers one (an estimate of each seat's
         return from an unfinished position), else its ``returns()`` of the
-        unfinished position (many games score points so far), else 0."""
+        unfinished position (many games score points so far), else 0. The
+        state is the search's own sample (a determinization in games with
+        hidden information): reading all of it reads a world the searcher
+        drew, never the true hidden cards."""
         n = state.game.num_players
         evaluate = getattr(state, "evaluate", None)
         try:

@@ -39,7 +39,7 @@ DEFAULTS: dict[str, Any] = {
     "cnn_channels": 32,
     # torch threads per process: one is fastest for these small MLPs on a few cores
     "torch_threads": 1,
-    # weight of potential-based shaping by State.evaluate() (training/selfplay.py)
+    # weight of potential-based shaping by the learner's State.evaluate(viewer=seat) (training/selfplay.py)
     "reward_shaping": 0.0,
     # play the learner's forced moves (one legal action) inside the env
     "skip_forced": True,
