@@ -907,9 +907,9 @@ class GemMountainState(State):
 
     def hidden_tiles(self, player: int) -> tuple[list[int], list[int], list[int]]:
         """What ``player`` cannot see: the face-down cells it has not peeked
-        at, the other seats holding a secret start tile, and the sorted bag
-        of every tile that may lie in those places or in the unused pool
-        (its contents follow from the pool and what the player has seen)."""
+        at, the other seats holding a secret start tile, and the bag of the
+        tiles in those places and in the unused pool, sorted, so that it
+        tells which tiles are hidden, never where."""
         bit = 1 << player
         hidden_cells = [i for i in self.face_down_cells() if not self.peeks[i] & bit]
         secret_seats = [p for p in range(self.game.num_players) if p != player and self.secret_tiles[p] >= 0]
