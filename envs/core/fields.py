@@ -39,11 +39,15 @@ COPY_EXPRESSIONS = {
     "copies": "[item.copy() for item in value]",  # a list of records with copy()
     "dict_of_copies": "{k: v.copy() for k, v in value.items()}",  # e.g. a dict of sets
     "new_dict": "{}",  # a cache dict: the clone starts with an empty one of its own
+    "new_list": "[]",  # a change log: the clone starts with an empty one of its own
     "copy_or_none": "None if value is None else value.copy()",  # an optional record with copy()
     "deep": "deepcopy(value)",  # anything else (slow: keep off hot paths)
     "rng": "clone_rng(value)",  # a numpy Generator, continued where it is
     "reset": None,  # a cache: the clone starts with ``reset``
 }
+
+# What a loaded position starts with in the fields a clone starts afresh.
+FRESH_VALUES: dict[str, Callable[[], Any]] = {"new_dict": dict, "new_list": list}
 
 MISSING: Any = object()
 
@@ -127,11 +131,14 @@ def _reason(exc: Exception) -> str:
 
 def fields_from_dict(state: Any, fields: Iterable[Field], data: dict, game_name: str) -> None:
     """Set the keyed fields of ``state`` from a position dict, and every
-    cache to its reset value. A missing required key is a ValueError naming it."""
+    cache to its reset value (or a fresh empty one). A missing required key
+    is a ValueError naming it."""
     for field in fields:
         if field.key is None:
             if field.copy == "reset":
                 setattr(state, field.name, field.reset)
+            elif field.copy in FRESH_VALUES:
+                setattr(state, field.name, FRESH_VALUES[field.copy]())
             continue
         if field.key in data:
             try:

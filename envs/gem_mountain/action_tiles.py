@@ -184,7 +184,7 @@ def choose_tile(state, cell: int) -> None:
 
 
 def turn_tile(state, action: int) -> None:
-    state.rotations[state.target] = (state.rotations[state.target] + quarter_step(state, action)) % 4
+    state.rotate(state.target, quarter_step(state, action))
     state.finish_action()
 
 
@@ -218,8 +218,7 @@ def move_gem(thief: bool) -> Callable[[Any, int], None]:
     def step(state, action: int) -> None:
         gem = action - state.game.blocks.gem
         giver, taker = (state.target, state.player) if thief else (state.player, state.target)
-        state.gems[giver][gem] -= 1
-        state.gems[taker][gem] += 1
+        state.pass_gem(giver, taker, gem)
         state.finish_action()
 
     return step

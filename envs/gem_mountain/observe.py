@@ -7,16 +7,17 @@ depends only on the configuration is a lookup table built once per Game.
 
 The :class:`Observer` reads the state and nothing in the rules knows it.
 Two encoders give the same vector: :func:`encode` builds it from scratch;
-:meth:`Observer.encode` keeps each seat's last vector together with the
-parts of the state it was built from, and rewrites only what differs now
-(the cells whose tile, rotation, face or peeks changed, the arrow planes
-when a top layer or an arrow moved, the seats whose holdings changed, the
-small per-step block). Because it compares with the state itself, it is
-right for any state of the game, clones and loaded positions included.
+:meth:`Observer.encode` keeps each seat's last vector and rewrites only what
+changed since: the cells and seats the rules logged (``changed_cells``,
+``changed_seats``), the arrow planes when a top layer or an arrow moved, the
+small per-step block. A clone or a loaded position has logs of its own, so
+a view never reads another state's changes: it is built afresh there.
 Tests check that the two agree over random play.
 """
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
@@ -167,7 +168,7 @@ class Observer:
         self.game = game
         self._tables: _Tables | None = None
         self._views: dict[int, _View] = {}
-        self._first_seen: dict[int, int] = {}  # per seat: the state last encoded afresh
+        self._first_seen: dict[int, int] = {}  # per seat: the cell log of the state last encoded afresh
 
     def tables(self) -> _Tables:
         if self._tables is None:
@@ -178,16 +179,18 @@ class Observer:
         """Same vector as :func:`encode`, updated from the seat's previous
         observation. Returns a fresh copy."""
         view = self._views.get(me)
-        if view is not None and view.source == id(st):
+        if view is not None and view.cell_log is st.changed_cells and view.seat_log is st.changed_seats:
             view.update(st, me, self._tables)
             return view.obs.copy()
-        # another state (a clone, a new game): building afresh beats a long diff,
-        # and a view is kept only for a state observed twice (a clone seen once is not)
+        # another state (a clone, a new game): building afresh beats a long diff.
+        # The view moves to it when the state it followed is gone (a new game),
+        # else only for a state observed twice (a clone seen once keeps it not)
         obs = encode(st, me)
-        if self._first_seen.get(me) == id(st):
+        log = id(st.changed_cells)
+        if view is None or view.orphaned() or self._first_seen.get(me) == log:
             self._views[me] = _View(st, obs, me)
         else:
-            self._first_seen[me] = id(st)
+            self._first_seen[me] = log
         return obs
 
 
@@ -285,7 +288,7 @@ def _scores(st, me: int, t) -> list[int]:
     if 0 <= st.secret_tiles[me] < tiles.NUM_GEMS:
         return st.score_counts(st.gem_counts([me]))
     if st.gems != t.scored_gems:  # every seat without a secret gem sees the same scores
-        t.scored_gems = [list(row) for row in st.gems]
+        t.scored_gems = list(map(list, st.gems))
         t.public_scores = st.public_scores()
     return t.public_scores
 
@@ -351,60 +354,55 @@ def encode(st, me: int) -> np.ndarray:
     return obs
 
 
-def _differing(now: list, before: list) -> list[int]:
-    return [i for i, (x, y) in enumerate(zip(now, before)) if x != y]
-
-
 class _View:
-    """The last observation built for one seat, and the parts of the state it
-    was built from. The vector lives in a bytearray (cheap item and slice
-    writes from Python) with a numpy view over the same memory for the
-    vectorised plane updates."""
+    """The last observation built for one seat, and how far it has read the
+    state's change logs. The vector lives in a bytearray (cheap item and
+    slice writes from Python) with a numpy view over the same memory for the
+    vectorised plane updates. The logs it holds name the state it follows:
+    a clone or a loaded position has logs of its own."""
 
     __slots__ = (
-        "source",
+        "state",
         "buf",
         "obs",
         "planes",
         "globals_at",
-        "cells",
-        "rotations",
-        "face_up",
-        "peeks",
+        "cell_log",
+        "cells_read",
+        "seat_log",
+        "seats_read",
         "key",
-        "gems",
-        "action_tiles",
-        "secret_tiles",
+        "secret",
         "seen",
         "arrows",
         "prism",
         "dyn",
         "turn",
-        "my_peeks_moved",
         "my_peeks",
     )
 
     def __init__(self, st, obs, me) -> None:
-        self.source = id(st)  # which state it follows (a hint only: the update compares)
+        self.state = weakref.ref(st)  # only to tell when it is gone
         self.buf = bytearray(obs.tobytes())
         self._views()
-        self.cells, self.rotations, self.face_up, self.peeks = (
-            list(st.cells),
-            list(st.rotations),
-            list(st.face_up),
-            list(st.peeks),
-        )
+        self.cell_log, self.cells_read = st.changed_cells, len(st.changed_cells)
+        self.seat_log, self.seats_read = st.changed_seats, len(st.changed_seats)
         self.key = _arrow_key(st)
-        self.gems = [list(row) for row in st.gems]
-        self.action_tiles = [list(row) for row in st.action_tiles]
-        self.secret_tiles = list(st.secret_tiles)
+        self.secret = st.secret_tiles[me]
         self.seen = list(st.seen)
         self.arrows = list(st.arrows)
         self.prism = st.prism_active
         self.dyn = _dyn_key(st)
         self.turn = st.turn
-        self.my_peeks_moved = False
         self.my_peeks = set(_peeked_by(st, me))
+
+    def follows(self, st) -> bool:
+        """Whether this view was built from ``st`` (and not from a clone of it)."""
+        return self.cell_log is st.changed_cells and self.seat_log is st.changed_seats
+
+    def orphaned(self) -> bool:
+        """Whether the state it followed is gone (unknown after unpickling)."""
+        return self.state is not None and self.state() is None
 
     def _views(self) -> None:
         self.obs = np.frombuffer(self.buf, dtype=np.int8)
@@ -412,21 +410,27 @@ class _View:
         m = self.globals_at // PLANES
         self.planes = self.obs[: PLANES * m].reshape(PLANES, m)
 
-    def __getstate__(self) -> dict:  # the numpy views are rebuilt, never pickled
-        return {k: getattr(self, k) for k in self.__slots__ if k not in ("obs", "planes", "globals_at")}
+    def __getstate__(self) -> dict:  # the numpy views are rebuilt, never pickled, nor the weak reference
+        return {
+            k: getattr(self, k) for k in self.__slots__ if k not in ("state", "obs", "planes", "globals_at")
+        }
 
     def __setstate__(self, data: dict) -> None:
         for k, v in data.items():
             setattr(self, k, v)
+        self.state = None
         self._views()
 
     def update(self, st, me: int, t) -> None:
         """Bring the vector up to date with ``st``. One function on purpose:
         it runs for every observation, and each call costs."""
-        self.my_peeks_moved = False
-        changed = self._changed_cells(st, me)
+        my_peeks_moved = False
+        changed = self.cell_log[self.cells_read :]
         if changed:
-            self._write_cells(st, me, t, changed)
+            self.cells_read += len(changed)
+            if len(changed) > 1:
+                changed = sorted(set(changed))
+            my_peeks_moved = self._write_cells(st, me, t, changed)
         arrows = st.arrows
         if changed or self.prism != st.prism_active or self.arrows != arrows:
             self._update_arrow_planes(st, t, changed)
@@ -434,15 +438,17 @@ class _View:
         if self.arrows != arrows:
             self.arrows = arrows[:]
             buf[G : G + 18] = t.arrow_bytes[tuple(arrows)]
-        secrets = st.secret_tiles
-        my_secret_moved = secrets[me] != self.secret_tiles[me]
-        gems_moved = self.gems != st.gems
-        if gems_moved or self.action_tiles != st.action_tiles or self.secret_tiles != secrets:
-            self._update_seats(st, me, t, gems_moved or my_secret_moved)
-            if my_secret_moved:
-                buf[G + G_SECRET : G + G_PHASE] = t.secret_bytes[secrets[me]]
+        my_secret_moved = False
+        if self.seats_read != len(self.seat_log):
+            seats = self.seat_log[self.seats_read :]
+            self.seats_read += len(seats)
+            self._update_seats(st, me, t, seats)
+            secret = st.secret_tiles[me]
+            if secret != self.secret:
+                self.secret, my_secret_moved = secret, True
+                buf[G + G_SECRET : G + G_PHASE] = t.secret_bytes[secret]
         # my peeks, a flip or a reveal change what I have not seen
-        if self.seen != st.seen or my_secret_moved or self.my_peeks_moved:
+        if my_peeks_moved or my_secret_moved or self.seen != st.seen:
             self.seen = st.seen[:]
             buf[G + G_UNSEEN : G + G_TAIL] = bytes(_unseen(st, me, t, self.my_peeks))
         key = _dyn_key(st)
@@ -457,54 +463,34 @@ class _View:
             self.turn = st.turn
             buf[G + G_TURN : G + G_TURN + 2] = bytes(_turn_pair(st))
 
-    def _changed_cells(self, st, me: int) -> list[int]:
-        """Cells whose tile, rotation, face or peeks differ from the last view
-        (sorted), the snapshot brought up to date. Whole lists are compared
-        first, at C speed; only a list that still differs is scanned."""
-        cells, before = st.cells, self.cells
-        changed = [] if cells == before else [i for i in range(len(cells)) if cells[i] != before[i]]
-        if changed:
-            self.cells = cells[:]
-        if st.rotations == self.rotations and st.face_up == self.face_up and st.peeks == self.peeks:
-            return changed
-        # a taken tile also turned face up and lost its peeks: copy those cells first
-        self._note_my_peeks(st, me, changed)
-        rotations, face_up, peeks = self.rotations, self.face_up, self.peeks
-        for i in changed:
-            rotations[i], face_up[i], peeks[i] = st.rotations[i], st.face_up[i], st.peeks[i]
-        moved = set(changed)
-        for name in ("rotations", "face_up", "peeks"):
-            now, before = getattr(st, name), getattr(self, name)
-            if now != before:
-                differing = [i for i in range(len(now)) if now[i] != before[i]]
-                if name == "peeks":
-                    self._note_my_peeks(st, me, differing)
-                moved.update(differing)
-                setattr(self, name, now[:])
-        return sorted(moved)
-
-    def _note_my_peeks(self, st, me: int, cells) -> None:
-        """Before the snapshot's peeks of ``cells`` are overwritten: keep the
-        set of face-down tiles ``me`` has peeked at, and whether it changed."""
+    def _note_my_peeks(self, st, me: int, cells) -> bool:
+        """Bring the set of face-down tiles ``me`` has peeked at up to date
+        at ``cells``; whether it moved there."""
         bit = 1 << me
-        peeks, old_peeks, tiles_now, face_up, mine = st.peeks, self.peeks, st.cells, st.face_up, self.my_peeks
+        peeks, tiles_now, face_up, mine = st.peeks, st.cells, st.face_up, self.my_peeks
+        moved = False
         for i in cells:
-            if (peeks[i] | old_peeks[i]) & bit:
-                self.my_peeks_moved = True
             if peeks[i] & bit and tiles_now[i] >= 0 and not face_up[i]:
-                mine.add(i)
-            else:
+                if i not in mine:
+                    mine.add(i)
+                    moved = True
+            elif i in mine:
                 mine.discard(i)
+                moved = True
+        return moved
 
-    def _write_cells(self, st, me: int, t, changed: list[int]) -> None:
-        buf, M = self.buf, st.game.num_cells
+    def _write_cells(self, st, me: int, t, changed: list[int]) -> bool:
+        """The cell planes of ``changed``; whether the tiles ``me`` has peeked at moved."""
+        buf, M = self.buf, t.m
         cell_bytes = t.cell_bytes
         for i, code in zip(changed, _codes_at(st, me, changed, t)):
             buf[i : i + P_PEEK * M : M] = cell_bytes[code]
-        if t.dark_tunnels:
-            peeks, relative = st.peeks, t.peek_bytes[me]
-            for i in changed:
-                buf[i + P_PEEK * M : i + P_ARROWS * M : M] = relative[peeks[i]]
+        if not t.dark_tunnels:
+            return False
+        peeks, relative = st.peeks, t.peek_bytes[me]
+        for i in changed:
+            buf[i + P_PEEK * M : i + P_ARROWS * M : M] = relative[peeks[i]]
+        return self._note_my_peeks(st, me, changed)
 
     def _update_arrow_planes(self, st, t, changed: list[int]) -> None:
         key = _arrow_key(st)
@@ -518,32 +504,21 @@ class _View:
             _write_arrow_planes(st, t, self.planes, key)
             self.key = key
         elif changed:  # tiles left the map, the layers did not move: clear their columns
-            buf, M, zero = self.buf, st.game.num_cells, t.zero_tail
+            buf, M, zero = self.buf, t.m, t.zero_tail
             for i in changed:
                 buf[i + P_ARROWS * M : PLANES * M : M] = zero
         self.prism = st.prism_active
 
-    def _update_seats(self, st, me: int, t, scores_moved: bool) -> None:
+    def _update_seats(self, st, me: int, t, seats: list[int]) -> None:
         """The rows of the seats whose holdings changed, and the scores."""
         buf, G = self.buf, self.globals_at
-        gems, held, secrets = st.gems, st.action_tiles, st.secret_tiles
-        seen_gems, seen_held, seen_secrets = self.gems, self.action_tiles, self.secret_tiles
-        secrets_moved = secrets != seen_secrets
-        for k, q in enumerate(t.orders[me]):
-            if (
-                gems[q] != seen_gems[q]
-                or held[q] != seen_held[q]
-                or (secrets_moved and secrets[q] != seen_secrets[q])
-            ):
-                o = G + G_SEATS + SEAT * k + 1
-                buf[o : o + 24] = bytes(_seat_row(st, me, q))
-                seen_gems[q], seen_held[q] = gems[q][:], held[q][:]
-        if secrets_moved:
-            self.secret_tiles = secrets[:]
-        if scores_moved:
-            scores = _scores(st, me, t)
-            o = G + G_SEATS + 25
-            for q in t.orders[me]:
-                x = scores[q]
-                buf[o] = (x if x <= CAP else CAP) & 255 if x >= -CAP else 129
-                o += SEAT
+        n = st.game.num_players
+        for q in set(seats):
+            o = G + G_SEATS + SEAT * ((q - me) % n) + 1
+            buf[o : o + 24] = bytes(_seat_row(st, me, q))
+        scores = _scores(st, me, t)
+        o = G + G_SEATS + 25
+        for q in t.orders[me]:
+            x = scores[q]
+            buf[o] = (x if x <= CAP else CAP) & 255 if x >= -CAP else 129
+            o += SEAT

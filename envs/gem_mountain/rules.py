@@ -344,6 +344,12 @@ class GemMountainState(State):
         Field("face_down_left"),
         Field("_usable_cache"),  # the kinds usable in the open window, or None
         Field("_mask", "reset"),
+        # what the rules changed, in order, for readers that follow one state
+        # move by move: map cells (tile, rotation, face, peeks) and seats
+        # (gems, action tiles, secret tile). A clone or a loaded position
+        # starts empty logs of its own.
+        Field("changed_cells", "new_list"),
+        Field("changed_seats", "new_list"),
     )
 
     # ------------------------------------------------------------------ setup
@@ -351,6 +357,7 @@ class GemMountainState(State):
     def new(cls, game: GemMountainGame, rng: np.random.Generator) -> GemMountainState:
         state = cls.__new__(cls)
         state.game, state.rng = game, rng
+        state.changed_cells, state.changed_seats = [], []
         rest = state._fill_map()
         n = game.num_players
         state.gems = [[0] * NUM_GEMS for _ in range(n)]
@@ -713,11 +720,13 @@ class GemMountainState(State):
         self.cells[i] = -1
         self.face_up[i] = True
         self.peeks[i] = 0
+        self.changed_cells.append(i)
 
     def flip(self, i: int) -> None:
         """Turn the face-down tile i face up for everyone."""
         self.face_up[i] = True
         self.peeks[i] = 0
+        self.changed_cells.append(i)
         self.face_down_left -= 1
         for c in SHARDS[self.cells[i]]:
             self.seen[c] += 1
@@ -725,6 +734,12 @@ class GemMountainState(State):
     def peek_at(self, i: int) -> None:
         """The player looks at face-down tile i (which cell is public)."""
         self.peeks[i] |= 1 << self.player
+        self.changed_cells.append(i)
+
+    def rotate(self, i: int, quarters: int) -> None:
+        """Turn tile i by ``quarters`` quarter turns clockwise."""
+        self.rotations[i] = (self.rotations[i] + quarters) % 4
+        self.changed_cells.append(i)
 
     def shuffle_map(self) -> None:
         """Earthquake: the tiles left move over the occupied cells with their
@@ -737,6 +752,7 @@ class GemMountainState(State):
             self.rotations[occupied[j]] = rotations[occupied[source]]
             self.face_up[occupied[j]] = face_up[occupied[source]]
         self.peeks = [0] * len(self.cells)
+        self.changed_cells.extend(occupied)
 
     # ---------------------------------------------------------------- grabs
     def _grab(self, i: int) -> None:
@@ -765,6 +781,13 @@ class GemMountainState(State):
             self.gems[p][content] += 1
         else:
             self.action_tiles[p][content - NUM_GEMS] += 1
+        self.changed_seats.append(p)
+
+    def pass_gem(self, giver: int, taker: int, gem: int) -> None:
+        """One gem of ``gem``'s kind goes from seat ``giver`` to seat ``taker``."""
+        self.gems[giver][gem] -= 1
+        self.gems[taker][gem] += 1
+        self.changed_seats += (giver, taker)
 
     def _gain(self, content: int) -> None:
         self._gain_to(self.player, content)
@@ -794,6 +817,7 @@ class GemMountainState(State):
         else:
             self.secret_tiles[p] = NOTHING
             self.seen[NUM_GEMS + kind] += 1
+        self.changed_seats.append(p)
         self.uses_this_window += 1
         if self.window == PRE_WINDOW:
             self.used_before = True
@@ -901,6 +925,8 @@ class GemMountainState(State):
         for i, design in zip(hidden_cells, dealt):
             state.cells[i] = design
             state.rotations[i] = int(rng.integers(0, 4))
+        state.changed_cells += hidden_cells
+        state.changed_seats += secret_seats
         state.rng = derive_rng(rng)
         state._recount()
         return state
