@@ -19,7 +19,8 @@ The global block follows (see ``global_size``).
 The planes are painted by an :class:`Observer` from the state's facts and
 kept between calls: per line of play it remembers how many placements and
 which amoeba records (by identity: the rules replace a record when it
-changes, and clones share them) it has painted, and paints only what is new.
+changes, and clones share them) it has painted, and paints only what is new
+(the amoebas the rules logged in ``changed_amoebas`` since its last call).
 A clone, or a later position of the same game, starts from the planes of an
 earlier position when its placements continue that position's.
 """
@@ -79,7 +80,7 @@ class PaintedPlanes:
     the first ``count`` placements (the last of them ``last``), each amoeba
     record in ``painted`` and the offered amoeba's members."""
 
-    __slots__ = ("planes", "count", "last", "painted", "offer_members")
+    __slots__ = ("planes", "count", "last", "painted", "offer_members", "log", "log_read", "scores")
 
     def __init__(self, size: int) -> None:
         self.planes = bytearray(size)
@@ -87,6 +88,9 @@ class PaintedPlanes:
         self.last = None
         self.painted: dict = {}
         self.offer_members: tuple = ()
+        self.log: list | None = None  # the state's changed_amoebas, read up to log_read
+        self.log_read = 0
+        self.scores: tuple | None = None  # (scores, largest) of the painted amoebas
 
     def continues(self, state) -> bool:
         """Whether ``state``'s placements start with the ones painted here."""
@@ -101,6 +105,7 @@ class PaintedPlanes:
         new.last = self.last
         new.painted = dict(self.painted)
         new.offer_members = self.offer_members
+        new.log, new.log_read, new.scores = None, 0, self.scores
         return new
 
 
@@ -155,17 +160,34 @@ class Observer:
         if view.count != len(placements):
             view.count = len(placements)
             view.last = placements[-1] if placements else None
-        painted = view.painted
-        for aid, amoeba in state.amoebas.items():
-            if painted.get(aid) is not amoeba:
-                self._paint_amoeba(view.planes, state, amoeba)
-                painted[aid] = amoeba
+        self._paint_amoebas(view, state)
         offered = state.offered()
         members = state.amoebas[offered].members if offered is not None else ()
         if members is not view.offer_members:
             self._paint_members(view.planes, state, view.offer_members, OFFER, 0)
             self._paint_members(view.planes, state, members, OFFER, 1)
             view.offer_members = members
+
+    def _paint_amoebas(self, view: PaintedPlanes, state) -> None:
+        """Every amoeba whose record is not the one painted: those the state
+        logged since the last call, or all of them for a view that has not
+        followed this state (new, or copied from another position)."""
+        log = state.changed_amoebas
+        amoebas = state.amoebas
+        if view.log is log:
+            if view.log_read == len(log):
+                return
+            changed = [(aid, amoebas.get(aid)) for aid in log[view.log_read :]]
+        else:
+            changed = list(amoebas.items())
+            view.log = log
+        view.log_read = len(log)
+        painted = view.painted
+        for aid, amoeba in changed:
+            if amoeba is not None and painted.get(aid) is not amoeba:
+                self._paint_amoeba(view.planes, state, amoeba)
+                painted[aid] = amoeba
+                view.scores = None
 
     def _paint_placement(self, planes: bytearray, state, k: int) -> None:
         """A tile's units, quarters, piece numbers and open ports (a ground
@@ -228,6 +250,10 @@ class Observer:
         game = self.game
         n = game.num_players
         planes = self.planes(state)
+        view = self._recent
+        if view.scores is None:
+            view.scores = _scores(state, n)
+        scores, largest = view.scores
         lo = OWNER * self.area
         hi = lo + 2 * self.area
         buf = planes[:]
@@ -245,7 +271,6 @@ class Observer:
         buf.append(max(state.placements_left, 0))
         buf += _PHASE.get(phase, _NO_PHASE)
         buf.append(1 if state.first_tile_pending else 0)
-        scores, largest = _scores(state, n)
         supply = state.supply
         hands = state.hands
         for k in range(n):

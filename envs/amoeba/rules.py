@@ -185,6 +185,7 @@ class AmoebaState(Table, Splits, State):
         Field("piece_number", "list"),  # 1..3 within its tile
         Field("piece_amoeba", "list"),
         Field("amoebas", "copy"),  # amoeba id -> Amoeba
+        Field("changed_amoebas", "new_list"),  # ids whose record was replaced (a clone starts afresh)
         Field("claimed", "copy"),  # ids of the owned amoebas
         Field("complete_unclaimed", "copy"),  # id -> canonical key
         Field("next_amoeba_id"),
@@ -362,6 +363,7 @@ class AmoebaState(Table, Splits, State):
         aid = self.offers[self.offer_index]
         v = self.amoebas[aid]
         self.amoebas[aid] = amoeba_record(v.members, v.open_ports, self.mover)
+        self.changed_amoebas.append(aid)
         self.claimed.add(aid)
         self.complete_unclaimed.pop(aid, None)
         self.supply[self.mover] -= 1

@@ -57,6 +57,9 @@ class Table:
         self.piece_number: list[int] = []
         self.piece_amoeba: list[int] = []
         self.amoebas: dict[int, Amoeba] = {}
+        # ids of the amoebas whose record was replaced, in order, for readers
+        # that follow one state move by move (a clone starts an empty log)
+        self.changed_amoebas: list[int] = []
         self.claimed: set[int] = set()
         # a complete amoeba's pieces never change, so its key is worked out once
         self.complete_unclaimed: dict[int, int] = {}
@@ -161,6 +164,7 @@ class Table:
         new_pieces = []
         aid = self.next_amoeba_id
         pid = len(piece_slots)
+        self.changed_amoebas.extend(range(aid, aid + len(pieces)))
         for piece in pieces:
             own_slots = tuple([slots[p] for p in piece])
             piece_slots.append(own_slots)
@@ -186,6 +190,7 @@ class Table:
         slot_piece = self.slot_piece
         piece_amoeba = self.piece_amoeba
         amoebas = self.amoebas
+        changed = self.changed_amoebas
         for pid in new_pieces:
             for s in self.piece_slots[pid]:
                 f = face[s]
@@ -193,10 +198,12 @@ class Table:
                     aid = piece_amoeba[pid]
                     v = amoebas[aid]
                     amoebas[aid] = amoeba_record(v[0], v[1] + 1, v[2])
+                    changed.append(aid)
                     continue
                 met = piece_amoeba[slot_piece[f]]
                 v = amoebas[met]
                 amoebas[met] = amoeba_record(v[0], v[1] - 1, v[2])
+                changed.append(met)
                 mine = piece_amoeba[pid]
                 if mine != met:
                     self._union(mine, met)
@@ -227,6 +234,7 @@ class Table:
             owner = absorbed[2]
             self.claimed.add(keep)
         amoebas[keep] = amoeba_record(tuple(kept[0]) + tuple(absorbed[0]), kept[1] + absorbed[1], owner)
+        self.changed_amoebas.append(keep)
         self.claimed.discard(absorb)
         self.complete_unclaimed.pop(absorb, None)
         del amoebas[absorb]
@@ -235,6 +243,7 @@ class Table:
         aid = self.next_amoeba_id
         self.next_amoeba_id += 1
         self.amoebas[aid] = amoeba_record(tuple(members), open_ports, owner)
+        self.changed_amoebas.append(aid)
         if owner >= 0:
             self.claimed.add(aid)
         elif open_ports == 0:
@@ -248,6 +257,7 @@ class Table:
         """Put seat's nucleus on an amoeba (-1: none); no supply change."""
         v = self.amoebas[aid]
         self.amoebas[aid] = amoeba_record(v.members, v.open_ports, seat)
+        self.changed_amoebas.append(aid)
         if seat >= 0:
             self.claimed.add(aid)
             self.complete_unclaimed.pop(aid, None)
