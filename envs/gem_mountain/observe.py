@@ -179,12 +179,13 @@ class Observer:
         """Same vector as :func:`encode`, updated from the seat's previous
         observation. Returns a fresh copy."""
         view = self._views.get(me)
+        # the logs name the state a view follows: a clone or a loaded position has its own
         if view is not None and view.cell_log is st.changed_cells and view.seat_log is st.changed_seats:
             view.update(st, me, self._tables)
             return view.obs.copy()
         # another state (a clone, a new game): building afresh beats a long diff.
         # The view moves to it when the state it followed is gone (a new game),
-        # else only for a state observed twice (a clone seen once keeps it not)
+        # else only to a state observed twice (a clone observed once does not take it)
         obs = encode(st, me)
         log = id(st.changed_cells)
         if view is None or view.orphaned() or self._first_seen.get(me) == log:
@@ -395,10 +396,6 @@ class _View:
         self.dyn = _dyn_key(st)
         self.turn = st.turn
         self.my_peeks = set(_peeked_by(st, me))
-
-    def follows(self, st) -> bool:
-        """Whether this view was built from ``st`` (and not from a clone of it)."""
-        return self.cell_log is st.changed_cells and self.seat_log is st.changed_seats
 
     def orphaned(self) -> bool:
         """Whether the state it followed is gone (unknown after unpickling)."""
