@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import copy
 import importlib
 import inspect
@@ -28,6 +29,7 @@ import json
 import os
 import signal
 import sys
+import tempfile
 import time
 import types
 from collections.abc import Iterator
@@ -216,15 +218,15 @@ def outermost_changed(original: types.CodeType, mutated: types.CodeType) -> list
     return changed
 
 
-def run_tests(test_args: list[str]) -> int:
-    """pytest in this process, quiet; its exit status."""
+QUIET_PYTEST = ("-q", "-p", "no:cacheprovider", "-p", "no:xdist", "--no-header")
+
+
+def _silence() -> None:
+    """Send a child's output to /dev/null (a mutant's failures are expected)."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - the child exits right after
-    return int(
-        pytest.main([*test_args, "-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "--no-header"])
-    )
 
 
 def in_child(work, timeout: float) -> int | None:
@@ -285,28 +287,25 @@ class CoverageRecorder:
 
 def coverage_by_test(filename: str, test_args: list[str], timeout: float) -> tuple[dict[str, set[int]], dict]:
     """Per test id, the lines of ``filename`` the unmutated test executes, and
-    each test's seconds (traced once, in a child)."""
-    read, write = os.pipe()
+    each test's seconds (traced once, in a child). The child hands them back
+    in a file: a large suite's table outgrows a pipe's buffer, and a child
+    blocked on a full pipe would never exit."""
+    handle, path = tempfile.mkstemp(suffix=".json")
+    os.close(handle)
 
     def work() -> int:
-        os.close(read)
         recorder = CoverageRecorder(filename)
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
-        sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - the child exits right after
-        status = int(
-            pytest.main([*test_args, "-q", "-p", "no:cacheprovider", "-p", "no:xdist"], plugins=[recorder])
-        )
+        _silence()
+        status = int(pytest.main([*test_args, *QUIET_PYTEST], plugins=[recorder]))
         lines = {test: sorted(hit) for test, hit in recorder.lines_by_test().items()}
-        with os.fdopen(write, "w") as out:
-            out.write(json.dumps({"lines": lines, "seconds": recorder.seconds}))
+        Path(path).write_text(json.dumps({"lines": lines, "seconds": recorder.seconds}))
         return status
 
-    with os.fdopen(read) as pipe_in:
+    try:
         status = in_child(work, timeout * 50)
-        os.close(write)
-        data = json.loads(pipe_in.read() or "{}")
+        data = json.loads(Path(path).read_text() or "{}")
+    finally:
+        os.unlink(path)
     if status != 0:
         raise SystemExit(f"the tests fail (status {status}) before any mutation; fix them first")
     return {k: set(v) for k, v in data["lines"].items()}, data["seconds"]
@@ -335,40 +334,72 @@ def module_name(path: Path) -> str:
     return ".".join(["meeplezoo", *parts]) if parts[0] != "meeplezoo" else ".".join(parts)
 
 
-def mutate(path: Path, test_args: list[str], timeout: float, lines: set[int] | None = None, progress=print):
-    """Run every mutant of ``path`` against the tests; the mutants with their status."""
-    module = importlib.import_module(module_name(path))
-    filename = module.__file__
-    source = Path(filename).read_text(encoding="utf-8")
-    original = compile(source, filename, "exec")
-    pytest.main(
-        [*test_args, "--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
-    )  # import once
-    lines_by_test, seconds = coverage_by_test(filename, test_args, timeout)
-    live = live_functions(module, filename)
-    results = []
-    candidates = [(m, t) for m, t in mutants_of(source) if lines is None or m.line in lines]
-    for number, (mutant, tree) in enumerate(candidates, 1):
-        reaching = sorted((t for t, hit in lines_by_test.items() if mutant.line in hit), key=seconds.get)
+class MutantRunner:
+    """A pytest plugin that takes over the session's test loop: the tests are
+    collected once, and each mutant's forked child runs only the collected
+    items that reach its line, fastest first, until one fails (no pytest
+    start-up or collection per mutant)."""
+
+    def __init__(self, path: Path, coverage: tuple[dict, dict], timeout: float, lines, progress) -> None:
+        self.path, self.timeout, self.lines, self.progress = path, timeout, lines, progress
+        self.lines_by_test, self.seconds = coverage
+        self.results: list[Mutant] = []
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session) -> bool:
+        items = {item.nodeid: item for item in session.items}
+        module = importlib.import_module(module_name(self.path))
+        filename = module.__file__
+        source = Path(filename).read_text(encoding="utf-8")
+        original = compile(source, filename, "exec")
+        live = live_functions(module, filename)
+        candidates = [(m, t) for m, t in mutants_of(source) if self.lines is None or m.line in self.lines]
+        for number, (mutant, tree) in enumerate(candidates, 1):
+            reaching = [t for t, hit in self.lines_by_test.items() if mutant.line in hit and t in items]
+            reaching.sort(key=self.seconds.get)
+            mutant.status = self._run(mutant, tree, original, live, [items[t] for t in reaching])
+            self.progress(
+                f"[{number}/{len(candidates)}] line {mutant.line}: {mutant.change}: {mutant.status}"
+            )
+            self.results.append(mutant)
+        return True
+
+    def _run(self, mutant: Mutant, tree: ast.Module, original, live: dict, reaching: list) -> str:
         if not reaching:
-            mutant.status = "not covered"
-        else:
-            changed = outermost_changed(original, compile(tree, filename, "exec"))
-            targets = [(live.get(code_key(code)), code) for code in changed]
-            if not targets or any(f is None or f.__code__.co_freevars != c.co_freevars for f, c in targets):
-                mutant.status = "unpatchable"
-            else:
+            return "not covered"
+        changed = outermost_changed(original, compile(tree, original.co_filename, "exec"))
+        targets = [(live.get(code_key(code)), code) for code in changed]
+        if not targets or any(f is None or f.__code__.co_freevars != c.co_freevars for f, c in targets):
+            return "unpatchable"
 
-                def work(targets=targets, reaching=reaching) -> int:
-                    for function, code in targets:
-                        function.__code__ = code
-                    return run_tests(reaching)
+        def work() -> int:
+            from _pytest.runner import runtestprotocol
 
-                status = in_child(work, timeout)
-                mutant.status = "timeout" if status is None else ("survived" if status == 0 else "killed")
-        progress(f"[{number}/{len(candidates)}] line {mutant.line}: {mutant.change}: {mutant.status}")
-        results.append(mutant)
-    return results
+            _silence()
+            for function, code in targets:
+                function.__code__ = code
+            for item in reaching:
+                if any(report.failed for report in runtestprotocol(item, nextitem=None, log=False)):
+                    return 1
+            return 0
+
+        status = in_child(work, self.timeout)
+        return "timeout" if status is None else ("survived" if status == 0 else "killed")
+
+
+def mutate(path: Path, test_args: list[str], timeout: float, lines: set[int] | None = None, progress=None):
+    """Run every mutant of ``path`` against the tests; the mutants with their
+    status. ``progress`` gets a line per mutant (default: printed, although
+    pytest's own output is silenced)."""
+    if progress is None:
+        out = sys.stdout
+        progress = lambda text: print(text, file=out, flush=True)  # noqa: E731
+    module = importlib.import_module(module_name(path))
+    coverage = coverage_by_test(module.__file__, test_args, timeout)
+    runner = MutantRunner(path, coverage, timeout, lines, progress)
+    with open(os.devnull, "w") as quiet, contextlib.redirect_stdout(quiet):
+        pytest.main([*test_args, *QUIET_PYTEST], plugins=[runner])
+    return runner.results
 
 
 def summary(mutants: list[Mutant]) -> dict[str, int]:
@@ -406,8 +437,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lines", help="only mutate these lines, e.g. 120-180,200")
     parser.add_argument("--json", type=Path, help="write every mutant and its status here")
     parser.add_argument("--equivalent", type=Path, help="JSON list of mutant indices judged equivalent")
+    parser.add_argument("-k", dest="keyword", help="pytest's -k: only the tests whose names match")
     args = parser.parse_args(argv)
-    mutants = mutate(args.module, args.tests, args.timeout, parse_lines(args.lines))
+    test_args = [*args.tests, *(["-k", args.keyword] if args.keyword else [])]
+    mutants = mutate(args.module, test_args, args.timeout, parse_lines(args.lines))
     equivalent = set(json.loads(args.equivalent.read_text())) if args.equivalent else set()
     if args.json:
         args.json.write_text(json.dumps([asdict(m) for m in mutants], indent=1))

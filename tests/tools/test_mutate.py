@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tools.mutate import kill_rate, module_name, mutants_of, mutate
@@ -31,3 +32,22 @@ def test_every_mutant_but_the_equivalent_one_is_killed(monkeypatch):
     assert all(m.status in ("killed", "survived") for m in mutants)
     equivalent = {m.index for m in mutants if m.status == "survived"}
     assert kill_rate(mutants, equivalent) == 1.0 and kill_rate(mutants) < 1.0
+
+
+def test_a_coverage_table_larger_than_a_pipe_buffer_comes_back(tmp_path):
+    """The child that traces the unmodified tests hands back a table that, for
+    a real suite, is far larger than the 64 KiB a pipe holds: it must not
+    block the child (the run would hang before its first mutant)."""
+    from tools.mutate import coverage_by_test
+
+    many = tmp_path / "test_many.py"
+    many.write_text(
+        "import pytest\n"
+        "from tests.tools.sample_rules import capped\n\n"
+        "@pytest.mark.parametrize('value', range(1500))\n"
+        "def test_capped_keeps_small_values_within_the_limit_for_every_value(value):\n"
+        "    assert capped(value % 3) == value % 3\n"
+    )
+    lines, seconds = coverage_by_test(str(Path(SAMPLE).resolve()), [str(many)], timeout=60)
+    assert len(lines) == 1500 and len(seconds) == 1500
+    assert len(json.dumps({test: sorted(hit) for test, hit in lines.items()})) > 64 * 1024
