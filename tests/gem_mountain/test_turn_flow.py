@@ -1,0 +1,126 @@
+"""Setup edge cases, the flow of a turn and the action words
+(seeds/gem_mountain.md: Setup, A turn, Decisions, interpretations 12, 13, 23 and 25)."""
+
+from __future__ import annotations
+
+from meeplezoo.envs.core.rng import make_rng
+from meeplezoo.envs.gem_mountain import tiles
+from meeplezoo.envs.gem_mountain.rules import GemMountainGame
+from meeplezoo.envs.gem_mountain.tiles import ActionKind
+from tests.gem_mountain.helpers import M, act, layout, legal_names, new
+
+# the page's "Decisions": the blocks of the flat action space, in order, with their sizes
+BLOCKS = [
+    ("grab", M),  # a cell, named for the phase: a grab here
+    ("section", 4),
+    ("use", 16),
+    ("arrow", 2),
+    ("position", 8),
+    ("clockwise", 1),
+    ("counter-clockwise", 1),
+    ("opponent", 4),
+    ("gem", 7),
+    ("done", 1),
+    ("pass", 1),
+]
+
+
+def test_action_ids_come_in_the_blocks_of_the_page():
+    s = new()
+    names = [s.action_to_string(a) for a in range(s.game.num_actions)]
+    assert s.game.num_actions == M + 45 == len(set(names))
+    first = 0
+    for word, size in BLOCKS:
+        assert [name.split(" ")[0] for name in names[first : first + size]] == [word] * size, word
+        first += size
+    assert names[M] == "section NE" and names[M + 3] == "section NW"
+    assert names[M + 4] == "use Gust" and names[M + 19] == "use Reserved"
+    assert names[M + 20 : M + 22] == ["arrow 1", "arrow 2"]
+    assert names[M + 22] == "position N" and names[M + 29] == "position NW"
+    assert names[M + 32] == "opponent +1" and names[M + 35] == "opponent +4"
+    assert names[M + 36] == "gem Diamond" and names[M + 42] == "gem Opal"
+    assert s.action_to_string(s.game.num_actions) == f"invalid {M + 45}"
+
+
+def test_a_map_drawn_without_gems_is_over_before_the_first_move():
+    """Interpretation 25: everyone tied."""
+    game = GemMountainGame(map_rows=2, map_cols=2)
+    seed = next(
+        seed for seed in range(500) if not any(tiles.HAS_GEM[d] for d in game.new_initial_state(seed).cells)
+    )
+    s = game.new_initial_state(seed)
+    assert s.terminal and s.current_player == -1 and s.phase_name() == "OVER"
+    assert list(s.returns()) == [0.0, 0.0]
+
+
+def test_a_finished_game_is_in_no_phase():
+    s = new(layout(None, c0_0="Ruby"))
+    assert s.phase_name() == "GRAB"
+    act(s, "grab (0,0)")
+    assert s.terminal and s.phase_name() == "OVER" and s.current_player == -1
+
+
+def test_start_tiles_missing_from_the_unused_pool_come_from_one_fresh_copy():
+    """Setup 2: the copy is kept for the later seats, so it can run out."""
+    lay = layout(c0_0="Gust", c0_1="Anchor")  # the whole pool is on the map
+    s = new(lay, num_players=3, start_tiles="action")
+    gust, anchor = ActionKind.GUST, ActionKind.ANCHOR
+    held = sorted((s.action_tiles[p][gust], s.action_tiles[p][anchor]) for p in range(2))
+    assert held == [(0, 1), (1, 0)]  # seats 0 and 1: the copy's two action tiles
+    assert sum(s.action_tiles[2]) == 0 and sum(s.gems[2]) == 0  # seat 2: none left
+    assert sum(s.gems[0]) == sum(s.gems[1]) == 0
+    assert s.seen[tiles.action_content(gust)] == s.seen[tiles.action_content(anchor)] == 2  # public
+
+
+def test_secret_start_tiles_are_not_collected_and_not_seen():
+    s = new(layout(c0_0="Gust"), start_tiles="action_secret")
+    gust = tiles.action_content(ActionKind.GUST)
+    assert s.secret_tiles == [gust, -1]  # one Gust in the fresh copy: seat 1 gets nothing
+    assert s.action_tiles[0][ActionKind.GUST] == 0 and s.seen[gust] == 1  # only the map's Gust
+
+
+def test_the_start_player_who_chooses_the_corner_gets_no_start_tile():
+    s = new(
+        layout(c0_0="Gust", c0_1="Anchor"), arrows=None, start_tiles="any", start_player_chooses_arrow=True
+    )
+    assert s.phase_name() == "START" and sum(s.gems[0]) + sum(s.action_tiles[0]) == 0
+    assert sum(s.gems[1]) + sum(s.action_tiles[1]) == 1
+
+
+def test_a_secret_gem_is_no_action_tile_to_use():
+    s = new(holdings=[{"secret": "Ruby"}, {}])
+    assert s.phase_name() == "GRAB"  # nothing to use: the PRE window is skipped
+    s = new(holdings=[{"secret": "Gust", "Anchor": 1}, {}])
+    assert legal_names(s) == ["use Gust", "use Anchor", "done"]
+
+
+def test_a_flip_follows_an_action_used_after_the_grab():
+    """A turn, step 4: an action spent in POST makes the INFO step a public flip."""
+    s = new(dark_tunnels=True, holdings=[{"Anchor": 1}, {}])
+    act(s, "done")
+    act(s, "grab (0,0)")
+    act(s, "use Anchor")
+    assert all(name.startswith("flip") for name in legal_names(s))
+    act(s, "flip (5,5)")
+    assert s.face_up[35] and s.peeks[35] == 0 and s.player == 1
+
+
+def test_determinized_secret_start_tiles_keep_their_kind():
+    """Interpretation 23: an opponent's secret action tile is redealt as an action tile."""
+    game = GemMountainGame(dark_tunnels=True, start_tiles="action_secret", num_players=3)
+    s = game.new_initial_state(2)
+    rng = make_rng(2)
+    dealt = {s.determinize(0, rng).secret_tiles[p] for _ in range(30) for p in (1, 2)}
+    assert all(content >= tiles.NUM_GEMS for content in dealt) and len(dealt) > 1
+    game = GemMountainGame(dark_tunnels=True, start_tiles="any_secret", num_players=3)
+    s = game.new_initial_state(2)
+    dealt = {s.determinize(0, rng).secret_tiles[p] for _ in range(30) for p in (1, 2)}
+    assert any(content < tiles.NUM_GEMS for content in dealt)
+
+
+def test_determinized_face_down_tiles_get_fresh_rotations():
+    game = GemMountainGame(dark_tunnels=True)
+    s = game.new_initial_state(3)
+    rng = make_rng(3)
+    turns = {s.determinize(0, rng).rotations[7] for _ in range(40)}
+    assert turns == {0, 1, 2, 3}
