@@ -90,11 +90,11 @@ def test_turn_stone_turns_any_remaining_tile_either_way():
 
 def test_thief_names_opponents_counted_from_the_player():
     """Interpretation 18: OPP j is the player j + 1 seats later; only one holding a public gem."""
-    s = new(num_players=3, holdings=[{"Ruby": 1}, {"Thief": 1}, {}], golden_actions=True)
+    s = new(num_players=3, holdings=[{"Ruby": 1}, {"Thief": 1, "Emerald": 1}, {}], golden_actions=True)
     act(s, "grab (0,0)")  # seat 0 takes a Topaz; seat 1 to move
     assert s.player == 1
     act(s, "use Thief")
-    assert legal_names(s) == ["opponent +2"]  # seat 0; seat 2 holds nothing
+    assert legal_names(s) == ["opponent +2"]  # seat 0; seat 2 holds nothing, seat 1 is the thief
     act(s, "opponent +2")
     assert legal_names(s) == ["gem Ruby", "gem Topaz"]
     act(s, "gem Ruby")
