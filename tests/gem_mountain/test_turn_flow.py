@@ -7,7 +7,7 @@ from meeplezoo.envs.core.rng import make_rng
 from meeplezoo.envs.gem_mountain import tiles
 from meeplezoo.envs.gem_mountain.rules import GemMountainGame
 from meeplezoo.envs.gem_mountain.tiles import ActionKind
-from tests.gem_mountain.helpers import M, act, layout, legal_names, new
+from tests.gem_mountain.helpers import M, act, cell, layout, legal_names, new
 
 # the page's "Decisions": the blocks of the flat action space, in order, with their sizes
 BLOCKS = [
@@ -124,3 +124,29 @@ def test_determinized_face_down_tiles_get_fresh_rotations():
     rng = make_rng(3)
     turns = {s.determinize(0, rng).rotations[7] for _ in range(40)}
     assert turns == {0, 1, 2, 3}
+
+
+def test_no_information_step_once_the_last_face_down_tile_is_flipped():
+    """A turn, step 4: only while face-down tiles remain."""
+    s = new(
+        layout(None, c0_0="Topaz", c0_1="Ruby", c5_5="Ruby"), dark_tunnels=True, holdings=[{"Anchor": 1}, {}]
+    )
+    s.face_up[cell(0, 1)] = True
+    s._recount()
+    act(s, "use Anchor")
+    act(s, "grab (0,0)")
+    assert legal_names(s) == ["flip (5,5)"]
+    act(s, "flip (5,5)")
+    assert s.player == 1
+    act(s, "grab (0,1)")  # the arrow stayed at N (Anchor)
+    assert s.player == 0 and s.phase_name() == "GRAB"
+
+
+def test_rank_rewards_lie_in_minus_one_to_one_and_score_differences_beyond():
+    """Scoring and rewards: the declared range holds every result."""
+    assert GemMountainGame().reward_range == (-1.0, 1.0)
+    game = GemMountainGame(reward_mode="score_diff")
+    everything = {name: count for name, count in tiles.POOLS["base"] if tiles.is_gem(tiles.content_of(name))}
+    s = new(holdings=[everything, {}], reward_mode="score_diff")
+    low, high = game.reward_range
+    assert 1.0 < s.returns()[0] <= high and low <= s.returns()[1] < -1.0
