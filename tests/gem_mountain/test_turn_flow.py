@@ -150,3 +150,23 @@ def test_rank_rewards_lie_in_minus_one_to_one_and_score_differences_beyond():
     s = new(holdings=[everything, {}], reward_mode="score_diff")
     low, high = game.reward_range
     assert 1.0 < s.returns()[0] <= high and low <= s.returns()[1] < -1.0
+
+
+def test_a_peek_may_repeat_once_every_face_down_tile_is_known():
+    """Interpretation 9: the peek chooses among unseen tiles, unless all are seen."""
+    s = new(layout(None, c0_0="Topaz", c0_1="Ruby", c5_5="Ruby"), dark_tunnels=True)
+    s.peeks[cell(0, 1)] = s.peeks[cell(5, 5)] = 1
+    s._recount()
+    act(s, "grab (0,0)")
+    assert legal_names(s) == ["peek (0,1)", "peek (5,5)"]
+
+
+def test_public_scores_leave_secret_gems_out():
+    s = new(holdings=[{"secret": "Diamond"}, {"Topaz": 1}])
+    assert s.public_scores() == [0, 1] and s.scores() == [5, 1]
+
+
+def test_a_seat_between_most_and_least_neither_gains_nor_loses():
+    """Scoring: only the most and the fewest count."""
+    s = new(num_players=4, holdings=[{"Ruby": 3}, {"Ruby": 2}, {"Ruby": 1}, {"Ruby": 2}])
+    assert s.scores() == [12, 0, -4, 0]
