@@ -110,3 +110,17 @@ def test_gift_may_go_to_any_opponent():
     assert legal_names(s) == ["gem Ruby"]
     act(s, "gem Ruby")
     assert [s.gems[p][RUBY] for p in range(3)] == [0, 0, 1]
+
+
+def test_gust_counter_clockwise_from_the_top_corner_reaches_the_north_west_side():
+    """The eight positions form a ring: N turned back is NW."""
+    s = new(arrows=(0,), holdings=[{"Gust": 1}, {}])
+    act(s, "use Gust")
+    act(s, "counter-clockwise")
+    assert s.arrows == [7] and legal_cells(s) == {(r, 0) for r in range(6)}
+
+
+def test_twister_turns_both_arrows_round():
+    s = new(arrows=(1, 5), second_arrow=True, holdings=[{"Twister": 1}, {}], golden_actions=True)
+    act(s, "use Twister")
+    assert s.arrows == [5, 1] and s.phase == GRAB
