@@ -170,3 +170,13 @@ def test_a_seat_between_most_and_least_neither_gains_nor_loses():
     """Scoring: only the most and the fewest count."""
     s = new(num_players=4, holdings=[{"Ruby": 3}, {"Ruby": 2}, {"Ruby": 1}, {"Ruby": 2}])
     assert s.scores() == [12, 0, -4, 0]
+
+
+def test_a_seat_counts_its_own_secret_gem_but_not_an_opponents():
+    """Interpretation 12: a secret gem counts for its holder; a secret action is no gem."""
+    diamond, ruby, topaz = (tiles.content_of(name) for name in ("Diamond", "Ruby", "Topaz"))
+    s = new(holdings=[{"secret": "Diamond"}, {"secret": "Ruby", "Topaz": 1}])
+    mine = s.gem_counts([0])
+    assert mine[0][diamond] == 1 and mine[1][ruby] == 0 and mine[1][topaz] == 1
+    assert s.gem_counts()[1][ruby] == 1
+    assert new(holdings=[{"secret": "Gust"}, {}]).gem_counts() == [[0] * 7, [0] * 7]
