@@ -180,3 +180,12 @@ def test_a_seat_counts_its_own_secret_gem_but_not_an_opponents():
     assert mine[0][diamond] == 1 and mine[1][ruby] == 0 and mine[1][topaz] == 1
     assert s.gem_counts()[1][ruby] == 1
     assert new(holdings=[{"secret": "Gust"}, {}]).gem_counts() == [[0] * 7, [0] * 7]
+
+
+def test_spending_a_secret_action_tile_shows_it_to_everyone():
+    """Interpretation 12: a secret start tile is revealed when used."""
+    gust = tiles.action_content(ActionKind.GUST)
+    s = new(holdings=[{"secret": "Gust"}, {}])
+    seen = s.seen[gust]
+    act(s, "use Gust")
+    assert s.secret_tiles[0] == -1 and s.seen[gust] == seen + 1
