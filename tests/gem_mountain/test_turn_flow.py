@@ -184,8 +184,9 @@ def test_a_seat_counts_its_own_secret_gem_but_not_an_opponents():
 
 def test_spending_a_secret_action_tile_shows_it_to_everyone():
     """Interpretation 12: a secret start tile is revealed when used."""
-    gust = tiles.action_content(ActionKind.GUST)
-    s = new(holdings=[{"secret": "Gust"}, {}])
-    seen = s.seen[gust]
-    act(s, "use Gust")
-    assert s.secret_tiles[0] == -1 and s.seen[gust] == seen + 1
+    anchor = tiles.action_content(ActionKind.ANCHOR)
+    s = new(holdings=[{"secret": "Anchor"}, {}])
+    seen = list(s.seen)
+    act(s, "use Anchor")
+    seen[anchor] += 1
+    assert s.secret_tiles[0] == -1 and s.seen == seen
