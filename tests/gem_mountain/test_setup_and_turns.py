@@ -32,7 +32,7 @@ def test_the_second_arrow_starts_opposite_the_first():
 def test_a_chosen_corner_puts_the_second_arrow_opposite(corner, arrows):
     """Setup 3 with start_player_chooses_arrow: seat 0's corner, the second arrow opposite."""
     s = GemMountainGame(second_arrow=True, start_player_chooses_arrow=True).new_initial_state(1)
-    assert s.arrows == []
+    assert s.arrows == [] and not (s.used_before or s.used_after or s.anchored or s.prism_used)
     act(s, f"position {corner}")
     assert s.arrows == arrows and s.player == 0
 
