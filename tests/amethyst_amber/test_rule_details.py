@@ -1,0 +1,121 @@
+"""The smaller rules of seeds/amethyst_amber.md, one scenario each: the
+variants of the config table, the ends of the game, and how actions are
+named, encoded and refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from meeplezoo.envs.amethyst_amber.actions import NUM_ACTIONS
+from meeplezoo.envs.amethyst_amber.rules import Phase
+from tests.amethyst_amber.helpers import AB, AM, can, do, game, kinds, position
+
+FIVE = [((-4, 3), AM, 0), ((-3, 2), AM, 0), ((-2, 3), AM, 0), ((0, 3), AM, 0), ((1, 2), AM, 0)]
+
+
+# config: defenders_per_player=0 skips the placement phase
+@pytest.mark.parametrize("first, seat", [("amber", AB), ("amethyst", AM)])
+def test_no_defenders_starts_the_main_phase_at_once(first, seat):
+    s = game(defenders_per_player=0, main_first=first).new_initial_state(0)
+    assert s.phase == Phase.MAIN and s.current_player == seat and s.main_turns == 0
+    assert s.phase_name() == "turn_start" and kinds(s) == {"place_attacker"}
+
+
+def test_defenders_are_placed_first_when_the_game_has_them():
+    s = game(defenders_per_player=1).new_initial_state(0)
+    assert s.phase == Phase.PLACEMENT and s.current_player == AM and s.phase_name() == "placement"
+
+
+# 7. turn limit: a draw, or by placed resources with truncation_result="resources"
+@pytest.mark.parametrize(
+    "rule, placed, want",
+    [
+        ("resources", ([((0, 3), AM, 0)], [((0, -3), AB, 0), ((1, -2), AB, 0)]), [-1.0, 1.0]),
+        ("resources", ([((0, 3), AM, 0)], [((0, -3), AB, 0)]), [0.0, 0.0]),
+        ("resources", ([((0, 3), AM, 0), ((1, 2), AM, 0)], [((0, -3), AB, 0)]), [1.0, -1.0]),
+        ("draw", ([((0, 3), AM, 0), ((1, 2), AM, 0)], [((0, -3), AB, 0)]), [0.0, 0.0]),
+    ],
+)
+def test_the_turn_limit_scores_by_the_rule(rule, placed, want):
+    amethyst, amber = placed
+    g = game(max_main_turns=1, truncation_result=rule)
+    s = position(g, current=AB, resources=amethyst + amber, defenders=[((2, 6), AB)])
+    do(s, "select", (2, 6))
+    do(s, "dest", (3, 6))
+    assert s.truncated and not s.terminal and s.current_player == -1
+    assert s.returns().tolist() == want
+
+
+def test_the_turn_limit_counts_main_turns_only():
+    g = game(max_main_turns=1, defenders_per_player=1)
+    s = g.new_initial_state(0)
+    for _ in range(2):  # the two placement turns
+        s.apply(int(np.flatnonzero(s.legal_action_mask())[0]))
+    assert s.phase == Phase.MAIN and not s.done and s.main_turns == 0
+    do(s, "place_attacker", (2, -4))
+    assert s.truncated and s.main_turns == 1
+
+
+# 6. winning: the winner gets +1, the loser -1, and the game is over
+@pytest.mark.parametrize("seat", [AM, AB])
+def test_a_win_ends_the_game_for_either_seat(seat):
+    five = FIVE if seat == AM else [((-q, -r), AB, 0) for (q, r), _owner, _under in FIVE]
+    s = position(current=1 - seat, resources=five, reserve_attackers=[5, 5])
+    do(s, "place_attacker", (-2, 4) if seat == AB else (2, -4))
+    assert s.terminal and s.winner == seat and s.current_player == -1
+    assert s.returns()[seat] == 1.0 and s.returns()[1 - seat] == -1.0
+    assert s.phase_name() == "over" and not s.legal_action_mask().any()
+
+
+def test_fewer_than_the_target_does_not_win():
+    s = position(game(win_resources=6), current=AB, resources=FIVE, reserve_attackers=[5, 5])
+    do(s, "place_attacker", (2, -4))
+    assert not s.done and s.current_player == AM and s.returns().tolist() == [0.0, 0.0]
+
+
+# actions are named and numbered in the acting seat's frame, and bad ones are refused
+@pytest.mark.parametrize("action", [NUM_ACTIONS, -1, 10_000])
+def test_an_action_outside_the_space_is_refused_by_name(action):
+    s = position()
+    with pytest.raises(ValueError, match=str(action)):
+        s.decode(action)
+    with pytest.raises(ValueError, match=str(action)):
+        s.action_to_string(action)
+
+
+def test_the_first_and_last_actions_decode():
+    s = position()
+    assert s.decode(0) == ("place_defender", s.game.board.geo.tri_xy[0])
+    assert s.decode(NUM_ACTIONS - 1) == ("pass",)
+    assert s.action_to_string(0) == "place defender %d,%d" % s.game.board.geo.tri_xy[0]
+    assert s.action_to_string(NUM_ACTIONS - 1) == "pass"
+
+
+def test_an_unknown_kind_is_refused_by_name():
+    with pytest.raises(ValueError, match="teleport"):
+        position().encode("teleport", (0, 0))
+
+
+def test_a_direction_by_index_or_by_name():
+    s = position(attackers=[((0, 0), AM)])
+    assert s.encode("step", (0, 0), 1) == s.encode("step", (0, 0), "ne") == s.encode("step", (0, 0), "NE")
+    assert s.decode(s.encode("step", (0, 0), "SE")) == ("step", (0, 0), 5)
+
+
+def test_encode_follows_the_seat_asked_for():
+    s = position(current=AM)
+    mine, hers = s.encode("place_attacker", (-2, 4)), s.encode("place_attacker", (-2, 4), seat=AB)
+    assert hers == s.game.board.rot_action[mine] != mine
+    assert s.decode(hers, seat=AB) == ("place_attacker", (-2, 4))
+    flat = position(game(relative_frame=False), current=AB)
+    assert flat.encode("place_attacker", (2, -4)) == flat.encode("place_attacker", (2, -4), seat=AM)
+
+
+def test_ambers_frame_turns_her_actions():
+    s = position(current=AB, reserve_attackers=[5, 5])
+    assert can(s, "place_attacker", (2, -4))
+    a = s.encode("place_attacker", (2, -4))
+    assert s.action_to_string(a) == "place attacker -2,4"  # her own home, seen at the bottom
+    s.apply(a)
+    assert s.attacker_at[s.game.board.geo.hexes.index[(2, -4)]] == AB
