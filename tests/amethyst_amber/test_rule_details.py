@@ -9,7 +9,7 @@ import pytest
 
 from meeplezoo.envs.amethyst_amber.actions import NUM_ACTIONS
 from meeplezoo.envs.amethyst_amber.rules import Phase
-from tests.amethyst_amber.helpers import AB, AM, can, do, game, kinds, position
+from tests.amethyst_amber.helpers import AB, AM, can, do, game, kinds, legal, position
 
 FIVE = [((-4, 3), AM, 0), ((-3, 2), AM, 0), ((-2, 3), AM, 0), ((0, 3), AM, 0), ((1, 2), AM, 0)]
 
@@ -119,3 +119,48 @@ def test_ambers_frame_turns_her_actions():
     assert s.action_to_string(a) == "place attacker -2,4"  # her own home, seen at the bottom
     s.apply(a)
     assert s.attacker_at[s.game.board.geo.hexes.index[(2, -4)]] == AB
+
+
+# which kinds each situation offers: forced kinds first, a lone triangle kind unpacked whole
+def test_each_situation_offers_its_kinds_forced_first():
+    from meeplezoo.envs.amethyst_amber import rules
+    from meeplezoo.envs.amethyst_amber.rules import AmethystAmberState as S
+
+    assert rules._mask_plan("placement") == (S._placeable_bits, 0, None)
+    assert rules._mask_plan("choose_dest") == (S._destination_bits, 240, None)
+    assert rules._mask_plan("turn_start") == (
+        None,
+        None,
+        (
+            (S._legal_resource_placements, True, None),
+            (S._selectable_bits, False, 120),
+            (S._legal_attacker_placements, False, None),
+            (S._legal_steps, False, None),
+        ),
+    )
+    assert rules._mask_plan("continue") == (
+        None,
+        None,
+        ((S._selectable_bits, False, 120), (S._legal_end, False, None)),
+    )
+
+
+# 17. pass: an attacker with no open step, no reserve and no defender leaves only pass
+def test_a_boxed_in_attacker_leaves_only_pass():
+    s = position(
+        attackers=[((-4, 4), AM), ((-3, 4), AB), ((-3, 3), AB)],
+        resources=[((-4, 3), AM, 2)],  # full: no room for a prisoner
+        reserve_attackers=[0, 1],
+    )
+    assert legal(s) == {("pass",)}
+    do(s, "pass")
+    assert s.current_player == AB and s.main_turns == 1
+
+
+def test_the_sub_steps_are_named():
+    s = position(defenders=[((2, 6), AM), ((15, 6), AM)])
+    assert s.phase_name() == "turn_start"
+    do(s, "select", (2, 6))
+    assert s.phase_name() == "choose_dest"
+    do(s, "dest", (3, 6))
+    assert s.phase_name() == "continue" and s.current_player == AM
