@@ -164,3 +164,24 @@ def test_the_sub_steps_are_named():
     assert s.phase_name() == "choose_dest"
     do(s, "dest", (3, 6))
     assert s.phase_name() == "continue" and s.current_player == AM
+
+
+# 5. a resource goes on a green with neither a resource nor an attacker, one's own included
+def test_own_pieces_also_keep_a_green_from_taking_a_resource():
+    s = position(attackers=[((-3, 2), AM)], resources=[((-1, 2), AM, 0)], hand=[1, 0])
+    acts = legal(s)
+    assert ("place_resource", (-3, 2)) not in acts and ("place_resource", (-1, 2)) not in acts
+    assert ("place_resource", (1, 2)) in acts and len(acts) == 10
+
+
+# the attacker steps of a neighbourhood are remembered per frame: Amber's are her own
+def test_both_seats_get_their_own_steps_from_one_game():
+    g = game()
+    mine = position(g, attackers=[((-2, 4), AM)])
+    assert {a[1:] for a in legal(mine) if a[0] == "step"} == {((-2, 4), d) for d in range(4)}
+    hers = position(g, current=AB, attackers=[((-2, 4), AB)])
+    assert {a[1:] for a in legal(hers) if a[0] == "step"} == {((-2, 4), d) for d in range(4)}
+    flat = game(relative_frame=False)
+    for seat in (AM, AB):
+        s = position(flat, current=seat, attackers=[((-2, 4), seat)])
+        assert {a[1:] for a in legal(s) if a[0] == "step"} == {((-2, 4), d) for d in range(4)}
