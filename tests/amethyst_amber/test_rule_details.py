@@ -185,3 +185,25 @@ def test_both_seats_get_their_own_steps_from_one_game():
     for seat in (AM, AB):
         s = position(flat, current=seat, attackers=[((-2, 4), seat)])
         assert {a[1:] for a in legal(s) if a[0] == "step"} == {((-2, 4), d) for d in range(4)}
+
+
+# 2. the first main turn, straight after placement, may move the full three defenders
+def test_the_first_main_turn_moves_three_defenders():
+    g = game(defenders_per_player=3)
+    s = g.new_initial_state(0)
+    for xy in [(2, 6), (2, 12), (15, 6), (16, 12), (4, 16), (13, 2)]:
+        do(s, "place_defender", xy)
+    assert s.phase == Phase.MAIN and s.current_player == AB
+    moves = [((2, 12), (3, 12)), ((16, 12), (15, 12)), ((13, 2), (14, 2))]
+    for step, (source, target) in enumerate(moves):
+        assert s.current_player == AB and (step == 0 or s.phase_name() == "continue")
+        do(s, "select", source)
+        do(s, "dest", target)
+    assert s.current_player == AM and s.main_turns == 1
+
+
+# 17. pass: entries all held by the enemy, no attacker and no defender of one's own
+def test_a_full_entry_row_leaves_only_pass():
+    ambers = [((-3, 4), AB), ((-2, 4), AB), ((-1, 4), AB)]
+    s = position(attackers=ambers, reserve_attackers=[5, 2])
+    assert legal(s) == {("pass",)}
