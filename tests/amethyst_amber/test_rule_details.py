@@ -207,3 +207,12 @@ def test_a_full_entry_row_leaves_only_pass():
     ambers = [((-3, 4), AB), ((-2, 4), AB), ((-1, 4), AB)]
     s = position(attackers=ambers, reserve_attackers=[5, 2])
     assert legal(s) == {("pass",)}
+
+
+# 6. the win check runs at the start of a main turn only, never in the middle of one
+def test_a_position_loaded_mid_turn_is_not_ended_by_the_win_check():
+    g = game(max_main_turns=1)
+    s = position(g, defenders=[((2, 6), AM)], resources=FIVE, substep="choose_dest", selected=[2, 6])
+    assert not s.done and s.phase_name() == "choose_dest"
+    do(s, "dest", (3, 6))
+    assert s.truncated and not s.terminal  # Amber's turn would be the second main turn
