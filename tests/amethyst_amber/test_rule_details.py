@@ -216,3 +216,21 @@ def test_a_position_loaded_mid_turn_is_not_ended_by_the_win_check():
     assert not s.done and s.phase_name() == "choose_dest"
     do(s, "dest", (3, 6))
     assert s.truncated and not s.terminal  # Amber's turn would be the second main turn
+
+
+# 3. groups: with group_limit_scope="all" a move may not join a full group of the other colour
+def test_scope_all_keeps_a_defender_from_joining_a_full_mixed_group():
+    row = [((3, 10), AB), ((4, 10), AB), ((5, 10), AB)]
+    # (1, 10) touches only (2, 10), which touches the end of Amber's row of three
+    for scope, movable in (("all", False), ("own", True)):
+        s = position(game(group_limit_scope=scope, defender_range=1), defenders=[*row, ((1, 10), AM)])
+        assert (("select", (1, 10)) in legal(s)) is movable
+
+
+# 4. taking an attacker depends on the room under one's resources now, in one game as in another
+def test_room_for_a_prisoner_is_judged_afresh_in_each_position():
+    g = game()
+    pair = [((-3, 1), AM), ((-2, 1), AB)]
+    for full, capture in ((0, True), (2, False), (1, True), (2, False)):
+        s = position(g, attackers=pair, resources=[((0, 3), AM, full)], reserve_attackers=[4, 4 - full])
+        assert can(s, "step", (-3, 1), "E") is capture
