@@ -187,19 +187,23 @@ def test_both_seats_get_their_own_steps_from_one_game():
         assert {a[1:] for a in legal(s) if a[0] == "step"} == {((-2, 4), d) for d in range(4)}
 
 
-# 2. the first main turn, straight after placement, may move the full three defenders
+# 2. every main turn, the first straight after placement too, may move three defenders
 def test_the_first_main_turn_moves_three_defenders():
     g = game(defenders_per_player=3)
     s = g.new_initial_state(0)
     for xy in [(2, 6), (2, 12), (15, 6), (16, 12), (4, 16), (13, 2)]:
         do(s, "place_defender", xy)
     assert s.phase == Phase.MAIN and s.current_player == AB
-    moves = [((2, 12), (3, 12)), ((16, 12), (15, 12)), ((13, 2), (14, 2))]
-    for step, (source, target) in enumerate(moves):
-        assert s.current_player == AB and (step == 0 or s.phase_name() == "continue")
-        do(s, "select", source)
-        do(s, "dest", target)
-    assert s.current_player == AM and s.main_turns == 1
+    turns = [
+        (AB, [((2, 12), (3, 12)), ((16, 12), (15, 12)), ((13, 2), (14, 2))]),
+        (AM, [((2, 6), (3, 6)), ((15, 6), (14, 6)), ((4, 16), (5, 16))]),  # and so does the next one
+    ]
+    for number, (seat, moves) in enumerate(turns, 1):
+        for step, (source, target) in enumerate(moves):
+            assert s.current_player == seat and (step == 0 or s.phase_name() == "continue")
+            do(s, "select", source)
+            do(s, "dest", target)
+        assert s.current_player == 1 - seat and s.main_turns == number
 
 
 # 17. pass: entries all held by the enemy, no attacker and no defender of one's own
@@ -234,3 +238,15 @@ def test_room_for_a_prisoner_is_judged_afresh_in_each_position():
     for full, capture in ((0, True), (2, False), (1, True), (2, False)):
         s = position(g, attackers=pair, resources=[((0, 3), AM, full)], reserve_attackers=[4, 4 - full])
         assert can(s, "step", (-3, 1), "E") is capture
+
+
+# the mask is a plain 0/1 array whichever kinds wrote it (its bytes are what the env hands out)
+def test_mask_bytes_are_zero_or_one():
+    continuing = position(defenders=[((2, 6), AM), ((15, 6), AM)])
+    do(continuing, "select", (2, 6))
+    do(continuing, "dest", (3, 6))
+    placing = position(hand=[1, 0])
+    entering = position(attackers=[((0, 0), AM)], reserve_attackers=[4, 5], defenders=[((2, 6), AM)])
+    stuck = position(attackers=[((-3, 4), AB), ((-2, 4), AB), ((-1, 4), AB)], reserve_attackers=[5, 2])
+    for s in (continuing, placing, entering, stuck):
+        assert set(np.unique(s.legal_action_mask().view(np.uint8)).tolist()) == {0, 1}
