@@ -250,3 +250,20 @@ def test_mask_bytes_are_zero_or_one():
     stuck = position(attackers=[((-3, 4), AB), ((-2, 4), AB), ((-1, 4), AB)], reserve_attackers=[5, 2])
     for s in (continuing, placing, entering, stuck):
         assert set(np.unique(s.legal_action_mask().view(np.uint8)).tolist()) == {0, 1}
+
+
+# 17. pass is offered only when nothing else is: attacker steps alone keep it out
+def test_steps_alone_leave_no_pass():
+    s = position(attackers=[((0, 0), AM)], reserve_attackers=[0, 5])
+    assert kinds(s) == {"step"}
+
+
+# 1. placement: a seat with defenders left places on until it has none, if the other has none
+def test_the_seat_with_defenders_left_places_the_rest():
+    s = position(phase="placement", current=AB, unplaced_defenders=[2, 1])
+    seats = []
+    for xy in [(2, 12), (2, 6), (15, 6)]:
+        seats.append(s.current_player)
+        do(s, "place_defender", xy)
+    assert seats == [AB, AM, AM]
+    assert s.phase == Phase.MAIN and s.current_player == AB and s.unplaced == [0, 0]
