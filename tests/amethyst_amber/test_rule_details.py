@@ -78,9 +78,10 @@ def test_fewer_than_the_target_does_not_win():
 @pytest.mark.parametrize("action", [NUM_ACTIONS, -1, 10_000])
 def test_an_action_outside_the_space_is_refused_by_name(action):
     s = position()
-    with pytest.raises(ValueError, match=str(action)):
+    message = f"action {action} is outside 0..{NUM_ACTIONS - 1}"
+    with pytest.raises(ValueError, match=message):
         s.decode(action)
-    with pytest.raises(ValueError, match=str(action)):
+    with pytest.raises(ValueError, match=message):
         s.action_to_string(action)
 
 
