@@ -268,3 +268,12 @@ def test_the_seat_with_defenders_left_places_the_rest():
         do(s, "place_defender", xy)
     assert seats == [AB, AM, AM]
     assert s.phase == Phase.MAIN and s.current_player == AB and s.unplaced == [0, 0]
+
+
+# 3. groups: a defender may stop beside a friend while the group stays within the limit
+def test_a_defender_may_move_to_join_a_small_group():
+    # (1, 10) can only reach (2, 10), which touches the single Amethyst defender on (3, 10)
+    s = position(game(defender_range=1), defenders=[((1, 10), AM), ((3, 10), AM)])
+    assert ("select", (1, 10)) in legal(s)
+    do(s, "select", (1, 10))
+    assert legal(s) == {("dest", (2, 10))}
