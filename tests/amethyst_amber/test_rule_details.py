@@ -89,7 +89,8 @@ def test_the_first_and_last_actions_decode():
     s = position()
     assert s.decode(0) == ("place_defender", s.game.board.geo.tri_xy[0])
     assert s.decode(NUM_ACTIONS - 1) == ("pass",)
-    assert s.action_to_string(0) == "place defender %d,%d" % s.game.board.geo.tri_xy[0]
+    x, y = s.game.board.geo.tri_xy[0]
+    assert s.action_to_string(0) == f"place defender {x},{y}"
     assert s.action_to_string(NUM_ACTIONS - 1) == "pass"
 
 

@@ -27,4 +27,3 @@ def test_iid_draws_leave_the_deck_whole():
     (fight,) = s.last_combat
     assert len(fight["attacker_cards"]) == len(fight["defender_cards"]) == 1
     assert s.deck.discard == [] and len(s.deck.draw_pile) == 52
-
