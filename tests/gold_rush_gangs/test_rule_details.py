@@ -5,8 +5,9 @@ draw, and the end of the game."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from tests.gold_rush_gangs.helpers import A, E, act, game, position
+from tests.gold_rush_gangs.helpers import A, E, act, end_turn, game, position
 
 
 # 4. stores: the rim cells 6 or more from every home; a small board leaves exactly three
@@ -27,3 +28,28 @@ def test_iid_draws_leave_the_deck_whole():
     (fight,) = s.last_combat
     assert len(fight["attacker_cards"]) == len(fight["defender_cards"]) == 1
     assert s.deck.discard == [] and len(s.deck.draw_pile) == 52
+
+
+# the board's shapes must nest: base inside territory inside the board
+def test_a_base_as_large_as_the_territory_is_refused():
+    with pytest.raises(ValueError, match="need base_radius < territory_radius < radius"):
+        game(base_radius=2, territory_radius=2)
+
+
+# 33. a loaded position's AP: at most base_ap plus two per sack needed to win
+def test_ap_beyond_what_any_turn_gives_is_refused_as_out_of_range():
+    data = position().to_dict()
+    data["ap"] = 5 + 2 * 8 + 1
+    with pytest.raises(ValueError, match="position entry 'ap': must be from 0 to 21, got 22"):
+        game().state_from_dict(data)
+
+
+# the end of the game: "over" whether won (by any seat, player_0 included) or cut short
+def test_a_finished_game_is_over():
+    data = position().to_dict()
+    data["delivered"], data["winner"] = [8, 0, 0], 0
+    won = game().state_from_dict(data)
+    assert won.terminal and not won.truncated and won.phase_name() == "over" and won.current_player == -1
+    cut = position(max_rounds=1, turns=2)
+    end_turn(cut)
+    assert cut.truncated and not cut.terminal and cut.phase_name() == "over" and cut.current_player == -1
