@@ -53,3 +53,13 @@ def test_a_finished_game_is_over():
     cut = position(max_rounds=1, turns=2)
     end_turn(cut)
     assert cut.truncated and not cut.terminal and cut.phase_name() == "over" and cut.current_player == -1
+
+
+# 27. setup with fixed stores: three deployments per seat, in seat order, then movement
+def test_fixed_stores_make_setup_three_steps_a_seat():
+    s = game(store_placement="fixed").new_initial_state(0, first_player=1)
+    seats = []
+    while s.phase_name() != "movement":
+        seats.append(s.current_player)
+        s.apply(int(s.legal_actions()[0]))
+    assert seats == [1, 1, 1, 2, 2, 2, 0, 0, 0] and s.current_player == 1
