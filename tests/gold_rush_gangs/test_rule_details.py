@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.gold_rush_gangs.helpers import A, E, act, end_turn, game, position
+from meeplezoo.envs.core.cards import card_rank
+from tests.gold_rush_gangs.helpers import A, E, act, end_turn, game, position, sacks_at
 
 
 # 4. stores: the rim cells 6 or more from every home; a small board leaves exactly three
@@ -63,3 +64,27 @@ def test_fixed_stores_make_setup_three_steps_a_seat():
         seats.append(s.current_player)
         s.apply(int(s.legal_actions()[0]))
     assert seats == [1, 1, 1, 2, 2, 2, 0, 0, 0] and s.current_player == 1
+    for q, r in [(-9, 0), (9, -9), (0, 9)]:  # the three corners that are not homes
+        assert sacks_at(s, q, r) == {"store": 1}
+
+
+# the bank starts intact, even when a single hit would open it
+def test_a_fresh_bank_is_intact():
+    s = game(bank_threshold=1).new_initial_state(0)
+    assert not any(s.bank_broken(seat) for seat in range(3))
+
+
+# 33. a setup position that leaves out its step starts at the first seat's first step
+def test_a_setup_position_without_its_step_starts_at_the_first():
+    g = game()
+    data = g.new_initial_state(0, first_player=2).to_dict()
+    del data["setup_pos"]
+    s = g.state_from_dict(data)
+    assert s.phase_name() == "store" and s.current_player == 2
+    assert {g.decode(2, a)[0] for a in s.legal_actions()} == {"store"}
+
+
+# 33. a deck override may ask for any rank from the Ace (1) to the King (13)
+def test_a_deck_override_may_start_with_an_ace():
+    s = game().new_initial_state(0, deck=[1, 13, 2], first_player=0)
+    assert [card_rank(card) for card in reversed(s.deck.draw_pile[-3:])] == [1, 13, 2]
