@@ -8,7 +8,23 @@ import numpy as np
 import pytest
 
 from meeplezoo.envs.core.cards import card_rank
-from tests.gold_rush_gangs.helpers import A, E, act, end_turn, game, position, sacks_at
+from tests.gold_rush_gangs.helpers import (
+    NW,
+    PRO,
+    SE,
+    SW,
+    A,
+    B,
+    E,
+    W,
+    act,
+    end_turn,
+    game,
+    legal,
+    position,
+    sacks_at,
+    unit,
+)
 
 
 # 4. stores: the rim cells 6 or more from every home; a small board leaves exactly three
@@ -88,3 +104,26 @@ def test_a_setup_position_without_its_step_starts_at_the_first():
 def test_a_deck_override_may_start_with_an_ace():
     s = game().new_initial_state(0, deck=[1, 13, 2], first_player=0)
     assert [card_rank(card) for card in reversed(s.deck.draw_pile[-3:])] == [1, 13, 2]
+
+
+# 12, 13. any gang's gold counts, player_0's too: carried at 2 AP a step, delivered in the base
+def test_player_0_gold_is_carried_and_delivered_like_any_other():
+    s = position(current=1, units={(1, A): {"cell": (1, -7), "carry": "p0"}}, sacks={(2, -7): {"p2": 1}})
+    assert not legal(s, "move", A, E)  # a carrier never steps onto lying gold
+    act(s, "move", A, NW)  # to (1, -8), next to the base
+    assert s.action_points == 3 and s.delivered[1] == 0
+    act(s, "move", A, W)  # into the base cell (0, -8)
+    assert s.delivered[1] == 1 and s.action_points == 2 and unit(s, 1, A)[3] is None
+
+
+# 25. a thief's cell is closed to the others; only the own home cell holds the whole gang
+def test_a_cell_holds_one_thief_but_home_holds_the_gang():
+    s = position(units={(0, A): (0, 3), (0, B): (2, 3)})
+    act(s, "move", A, E)  # to (1, 3)
+    assert not legal(s, "move", B, W)
+    s = position(units={(0, PRO): (-7, 8), (0, A): (-8, 9), (0, B): (-9, 8)})
+    act(s, "move", A, W)
+    act(s, "move", B, SE)
+    assert unit(s, 0, A)[0] == unit(s, 0, B)[0] == (-9, 9)
+    act(s, "move", PRO, SW)  # to (-8, 9), which A has left
+    assert unit(s, 0, PRO)[0] == (-8, 9)
