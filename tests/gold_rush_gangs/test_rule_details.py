@@ -127,3 +127,25 @@ def test_a_cell_holds_one_thief_but_home_holds_the_gang():
     assert unit(s, 0, A)[0] == unit(s, 0, B)[0] == (-9, 9)
     act(s, "move", PRO, SW)  # to (-8, 9), which A has left
     assert unit(s, 0, PRO)[0] == (-8, 9)
+
+
+# 14. only a thief next to the standing bank may break it
+def test_breaking_needs_a_thief_next_to_the_bank():
+    s = position(units={(0, A): (-1, 1), (0, B): (-2, 1)})
+    assert legal(s, "break", A) and not legal(s, "break", B) and not legal(s, "break", PRO)
+
+
+# 2. a thief deploys on an empty cell: gold lying there (a hand-made position) keeps it off
+def test_gold_lying_in_a_territory_keeps_a_thief_from_deploying_there():
+    g = game()
+    s = g.new_initial_state(0, first_player=1)
+    while not (s.current_player == 0 and s.phase_name() == "deploy"):
+        s.apply(int(s.legal_actions()[0]))
+    assert legal(s, "deploy", (-9, 4))
+    data = s.to_dict()
+    for row in data["sacks"]:  # one of player_1's sacks moves from under its pro to (-9, 4)
+        if row[2] == "p1" and row[3] == 3:
+            row[3] = 2
+    data["sacks"].append([-9, 4, "p1", 1])
+    t = g.state_from_dict(data)
+    assert not legal(t, "deploy", (-9, 4)) and legal(t, "deploy", (-9, 5))
