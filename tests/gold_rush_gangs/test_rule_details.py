@@ -149,3 +149,35 @@ def test_gold_lying_in_a_territory_keeps_a_thief_from_deploying_there():
     data["sacks"].append([-9, 4, "p1", 1])
     t = g.state_from_dict(data)
     assert not legal(t, "deploy", (-9, 4)) and legal(t, "deploy", (-9, 5))
+
+
+# 8. a thief carrying a sack, player_0's included, picks up nothing more
+def test_a_carrier_of_player_0_gold_picks_up_nothing_more():
+    s = position(current=1, units={(1, A): {"cell": (3, -3), "carry": "p0"}}, sacks={(3, -3): {"p2": 1}})
+    assert not legal(s, "pickup", A)
+    s = position(current=1, units={(1, A): (3, -3)}, sacks={(3, -3): {"p2": 1}})
+    assert legal(s, "pickup", A)
+
+
+# 14. the last AP of a turn may still go into the bank
+def test_one_ap_left_is_enough_to_break():
+    s = position(units={(0, A): (-1, 1)}, ap=1)
+    assert legal(s, "break", A)
+    act(s, "break", A)
+    assert s.action_points == 0 and s.bank_damage[0] == 1
+
+
+# 25. the home cell holds the gang, for every gang (player_1's home is cell 0);
+# every other cell holds one thief, the pro's too
+def test_home_and_the_pros_cell():
+    s = position(current=1, units={(1, A): (1, -9)})  # player_1's pro and B are at home
+    assert legal(s, "move", A, W)
+    s = position(units={(0, PRO): (0, 3), (0, A): (1, 3)})
+    assert not legal(s, "move", A, W)
+
+
+def test_an_action_outside_the_space_is_refused():
+    g = game()
+    for action in (g.num_actions, -1):
+        with pytest.raises(ValueError, match=f"action {action} out of range"):
+            g.decode(0, action)
