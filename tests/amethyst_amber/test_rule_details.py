@@ -278,3 +278,10 @@ def test_a_defender_may_move_to_join_a_small_group():
     assert ("select", (1, 10)) in legal(s)
     do(s, "select", (1, 10))
     assert legal(s) == {("dest", (2, 10))}
+
+
+# 27. a loaded position must be reachable: a selected defender needs somewhere to go
+def test_a_selection_with_nowhere_to_go_is_refused():
+    # (4, 2)'s only neighbour (5, 2) holds an Amber defender
+    with pytest.raises(ValueError, match=r"the defender on \(4, 2\) has no destination"):
+        position(defenders=[((4, 2), AM), ((5, 2), AB)], substep="choose_dest", selected=[4, 2])
