@@ -285,3 +285,9 @@ def test_a_selection_with_nowhere_to_go_is_refused():
     # (4, 2)'s only neighbour (5, 2) holds an Amber defender
     with pytest.raises(ValueError, match=r"the defender on \(4, 2\) has no destination"):
         position(defenders=[((4, 2), AM), ((5, 2), AB)], substep="choose_dest", selected=[4, 2])
+
+
+# 17. pass: a boxed-in defender does not make pass legal beside other actions
+def test_a_boxed_in_defender_offers_nothing():
+    s = position(defenders=[((4, 2), AM), ((5, 2), AB)], reserve_attackers=[5, 5])
+    assert kinds(s) == {"place_attacker"}
