@@ -291,3 +291,15 @@ def test_a_selection_with_nowhere_to_go_is_refused():
 def test_a_boxed_in_defender_offers_nothing():
     s = position(defenders=[((4, 2), AM), ((5, 2), AB)], reserve_attackers=[5, 5])
     assert kinds(s) == {"place_attacker"}
+
+
+# actions: a step's target is (hex, direction), a triangle's or hex's its index, end and pass none
+def test_each_kind_names_its_target():
+    from meeplezoo.envs.amethyst_amber import actions
+
+    assert actions._target_of(actions.STEP, 6 * 7 + 4) == (7, 4)
+    assert actions._target_of(actions.SELECT, 5) == 5 and actions._target_of(actions.PLACE_RESOURCE, 60) == 60
+    assert (
+        actions._target_of(actions.PASS, 0) is None
+        and actions._target_of(actions.END_DEFENDER_MOVES, 0) is None
+    )
