@@ -1,0 +1,175 @@
+"""Scenario tests for splitting on seeds/amoeba.md ("Splitting",
+interpretations 11 to 19): the one extra storey, the one target, bystanders
+kept whole or merged, and the nuclei a split moves."""
+
+from tests.amoeba.helpers import anchor_action, game, legal_anchors, own, place, select_action, start_turn
+
+
+def _top_anchors(st, slot, rot):
+    """The anchors on a tile of the table offered for hand slot ``slot`` turned ``rot``."""
+    if not st.legal_action_mask()[select_action(slot, rot)]:
+        return []
+    branch = st.clone()
+    branch.apply(select_action(slot, rot))
+    units = st.game.units
+    return [rc for rc in legal_anchors(branch) if st.height[rc[0] * units + rc[1]] > 0]
+
+
+def _split(st, slot, rot, rc):
+    st.apply(select_action(slot, rot))
+    st.apply(anchor_action(st.game, *rc))
+
+
+def _owner_and_size(st, r, c, d):
+    members, _open, owner = st.amoebas[st.amoeba_of_unit(r, c, d)]
+    return owner, len(members)
+
+
+def t_with_long_arm(**cfg):
+    """A T of five segments: 30 | 40 [247] | 43 [27] | 73 east, 75 below
+    the 40, one complete amoeba through the 40 at (11, 13)."""
+    g = game(**cfg)
+    st = g.empty_state()
+    place(st, 30, 0, (11, 11))
+    place(st, 43, 0, (11, 15))
+    place(st, 73, 0, (11, 17))
+    place(st, 75, 0, (13, 13))
+    return g, st
+
+
+def test_only_one_extra_storey():
+    """Interpretation 16: the same cut that is a split on a ground tile is
+    not allowed on a top tile (no third storey)."""
+    # on the ground: 39 [24|7] at (11, 13); p0 owns the four segments east
+    # and south of it, and p1 may cut them with 37 [2|4|7]
+    g, st = t_with_long_arm()
+    place(st, 39, 1, (11, 13))
+    own(st, (11, 14), 0, d=1)
+    start_turn(st, 1, [37], die=1)
+    assert _top_anchors(st, 0, 1) == [(11, 13)]
+    # the same picture, with the 39 laid by p0 as a split of p1's amoeba
+    g, st = t_with_long_arm()
+    place(st, 40, 1, (11, 13))
+    own(st, (11, 12), 1, d=1)
+    start_turn(st, 0, [39], die=1)
+    _split(st, 0, 1, (11, 13))
+    assert _owner_and_size(st, 11, 14, 1) == (0, 4)
+    assert _owner_and_size(st, 11, 12, 1) == (1, 2)
+    start_turn(st, 1, [37, 38, 41], die=1)
+    for slot in range(3):
+        for rot in range(4):
+            assert _top_anchors(st, slot, rot) == []
+    assert st.height.max() == 2
+
+
+def t_with_bystander(**cfg):
+    """Interpretations 17 and 18: a chain of four segments across 41 [27|4]
+    at (11, 13), and under it, through the 41's port 4, a bystander of two
+    segments (41's piece 4 and the 75 below)."""
+    g = game(**cfg)
+    st = g.empty_state()
+    place(st, 30, 0, (11, 11))
+    place(st, 41, 1, (11, 13))
+    place(st, 67, 1, (11, 15))
+    place(st, 73, 0, (11, 17))
+    place(st, 75, 0, (13, 13))
+    return g, st
+
+
+def test_a_split_beside_a_bystander_is_offered_and_leaves_it_whole():
+    """Interpretation 18: 37 [2|4|7] cuts the chain and keeps the bystander
+    apart; the bystander keeps its segments and its owner."""
+    g, st = t_with_bystander(num_players=3)
+    own(st, (11, 12), 1, d=1)
+    own(st, (13, 14), 2, d=0)
+    start_turn(st, 0, [37], die=1)
+    assert _top_anchors(st, 0, 1) == [(11, 13)]
+    _split(st, 0, 1, (11, 13))
+    assert _owner_and_size(st, 11, 12, 1) == (1, 2)
+    assert _owner_and_size(st, 11, 16, 1) == (0, 3)
+    assert _owner_and_size(st, 13, 14, 0) == (2, 2)
+    assert st.amoebas[st.amoeba_of_unit(13, 14, 0)].open_ports == 0
+    assert st.supply == [9, 9, 9]
+    assert st.scores() == [3, 2, 2]
+    assert st.last_split == {"mover": 0, "target_owner": 1, "parts": 2, "merged": False}
+
+
+def test_a_cover_that_joins_the_parts_again_is_no_split():
+    """Interpretation 18: 40 [247] would join both sides of the chain and the
+    bystander into one amoeba; that is not a split and is not offered."""
+    g, st = t_with_bystander(num_players=3)
+    own(st, (11, 12), 1, d=1)
+    own(st, (13, 14), 2, d=0)
+    start_turn(st, 0, [40, 41], die=1)
+    for slot in range(2):
+        for rot in range(4):
+            assert _top_anchors(st, slot, rot) == []
+
+
+def test_a_tile_on_two_opponents_large_amoebas_cannot_be_covered():
+    """Interpretation 18: exactly one amoeba on the covered tile is the
+    target; with a second opponent's amoeba of four segments on it, the
+    cover would join or cut into two claimed amoebas, and is not a split."""
+    g = game(num_players=3)
+    st = g.empty_state()
+    place(st, 30, 0, (11, 11))
+    place(st, 41, 1, (11, 13))
+    place(st, 67, 1, (11, 15))
+    place(st, 73, 0, (11, 17))
+    # a column of four segments hangs from the 41's port 4
+    place(st, 67, 2, (13, 13))
+    place(st, 67, 2, (15, 13))
+    place(st, 73, 1, (17, 13))
+    own(st, (11, 12), 1, d=1)
+    own(st, (13, 14), 2, d=0)
+    assert _owner_and_size(st, 11, 12, 1) == (1, 4)
+    assert _owner_and_size(st, 13, 14, 0) == (2, 4)
+    start_turn(st, 0, [37, 39, 38], die=1)
+    for slot in range(3):
+        for rot in range(4):
+            assert _top_anchors(st, slot, rot) == []
+
+
+def test_a_merged_bystander_of_the_splitter_returns_its_nucleus_first():
+    """Interpretation 17: the bystander's nucleus goes back before the
+    splitter's nuclei are counted, so a splitter with an empty supply may
+    merge their own bystander, but may not split without a merge."""
+    g, st = t_with_bystander(nuclei_per_player=1)
+    own(st, (11, 12), 1, d=1)
+    own(st, (13, 14), 0, d=0)
+    assert st.supply == [0, 0]
+    start_turn(st, 0, [37, 39], die=1)
+    assert _top_anchors(st, 0, 1) == []  # 37 keeps the bystander apart: a nucleus is needed
+    assert _top_anchors(st, 1, 1) == [(11, 13)]  # 39 [24|7] merges it into the east part
+    _split(st, 1, 1, (11, 13))
+    assert _owner_and_size(st, 11, 16, 1) == (0, 4)
+    assert st.amoeba_of_unit(13, 14, 0) == st.amoeba_of_unit(11, 16, 1)
+    assert _owner_and_size(st, 11, 12, 1) == (1, 2)
+    assert st.supply == [0, 0]
+    assert st.last_split["merged"]
+
+
+def test_the_owner_keeps_a_part_that_is_not_the_merged_one():
+    """Interpretation 15: 38 [2|47] merges the unclaimed bystander into the
+    west part; both parts have 3 segments and the west one has the lowest
+    unit, but it is the merged part, so the owner keeps the east one."""
+    g, st = t_with_bystander()
+    own(st, (11, 12), 1, d=1)
+    start_turn(st, 0, [38], die=1)
+    assert _top_anchors(st, 0, 1) == [(11, 13)]
+    _split(st, 0, 1, (11, 13))
+    assert _owner_and_size(st, 11, 12, 1) == (0, 3)
+    assert st.amoeba_of_unit(13, 14, 0) == st.amoeba_of_unit(11, 12, 1)
+    assert _owner_and_size(st, 11, 16, 1) == (1, 3)
+    assert st.supply == [9, 9]
+    assert st.scores() == [3, 3]
+
+
+def test_an_unclaimed_bystander_merged_returns_no_nucleus():
+    """Interpretation 17: merging an unclaimed bystander gives nobody a nucleus back."""
+    g, st = t_with_bystander(num_players=3)
+    own(st, (11, 12), 1, d=1)
+    start_turn(st, 0, [39], die=1)
+    _split(st, 0, 1, (11, 13))
+    assert _owner_and_size(st, 11, 16, 1) == (0, 4)
+    assert st.supply == [9, 9, 10]
