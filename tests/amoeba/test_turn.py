@@ -137,3 +137,73 @@ def test_the_first_tile_of_a_new_game_has_one_anchor():
     assert len(selects) >= 3
     st.apply(int(selects[-1]))
     assert legal_anchors(st) == [(11, 11)]
+
+
+def test_the_game_goes_on_while_a_hand_holds_tiles():
+    """Play: the end needs the pile and every hand empty; an empty pile alone is not enough."""
+    g = game()
+    st = g.empty_state()
+    place(st, 30, 0, (11, 11))
+    start_turn(st, 0, [73], die=1, pile=[])
+    st.hands[1] = [40]
+    st.apply(select_action(0, 0))
+    st.apply(anchor_action(g, 11, 13))
+    st.apply(g.decline_action)
+    assert not st.done and st.mover == 1 and st.phase == 0
+
+
+def test_the_game_ends_when_the_last_tile_is_placed():
+    """Interpretation 22: the last placement's turn still has its claims, then the game ends."""
+    g = game()
+    st = g.empty_state()
+    place(st, 30, 0, (11, 11))
+    start_turn(st, 0, [73], die=1, pile=[])
+    st.apply(select_action(0, 0))
+    st.apply(anchor_action(g, 11, 13))
+    assert st.phase == 2 and not st.done
+    st.apply(g.claim_action)
+    assert st.terminal and not st.truncated and st.current_player == -1
+    assert st.phase_name() == "over"
+    assert list(st.returns()) == [1.0, -1.0]
+
+
+def test_the_turn_limit_truncates_and_ranks_the_scores():
+    """Rewards: at ``max_turns`` the game is cut short and ranked as it stands."""
+    g = game(max_turns=3, dice_override=[1, 1, 1])
+    st = g.new_initial_state(1)
+    for _ in range(3):
+        assert not st.done
+        _finish_turn(st)
+    assert st.truncated and not st.terminal and st.current_player == -1
+    assert st.turn == 3 and st.phase_name() == "over"
+    assert list(st.returns()) == [0.0, 0.0]
+    assert not st.legal_action_mask().any()
+
+
+def _tiles_that_fit_nowhere(st):
+    laid = {placement.tile for placement in st.placements}
+    return [
+        t for t in range(84) if t not in laid and not any(any(st._placements_of(t * 4 + r)) for r in range(4))
+    ]
+
+
+def test_a_stuck_hand_is_kept_without_remove_stuck_hand():
+    """Interpretation 21 (config ``remove_stuck_hand=False``): a hand that
+    fits nowhere stays in the hand; the turn passes."""
+    g = game(board_units=12, remove_stuck_hand=False)
+    st = g.new_initial_state(0)
+    rng = np.random.default_rng(0)
+    while len(st.placements) < 25:
+        st.apply(int(rng.choice(st.legal_actions())))
+    stuck = _tiles_that_fit_nowhere(st)[:3]
+    assert len(stuck) == 3
+    mover = st.mover
+    start_turn(st, mover, stuck, die=2, pile=[t for t in st.pile.draw_pile if t not in stuck])
+    for seat in range(2):
+        if seat != mover:
+            st.hands[seat] = [t for t in st.hands[seat] if t not in stuck]
+    st._advance_from_placements()
+    while st.mover == mover and st.offered() is not None:
+        st.apply(g.decline_action)
+    assert st.mover != mover
+    assert st.hands[mover] == stuck and st.removed[mover] == []
