@@ -2,7 +2,11 @@
 interpretations 11 to 19): the one extra storey, the one target, bystanders
 kept whole or merged, and the nuclei a split moves."""
 
+import numpy as np
+
+from meeplezoo.envs.amoeba.rules import SELECT
 from tests.amoeba.helpers import anchor_action, game, legal_anchors, own, place, select_action, start_turn
+from tests.amoeba.test_invariants import compact_greedy_action
 
 
 def _top_anchors(st, slot, rot):
@@ -173,3 +177,31 @@ def test_an_unclaimed_bystander_merged_returns_no_nucleus():
     _split(st, 0, 1, (11, 13))
     assert _owner_and_size(st, 11, 16, 1) == (0, 4)
     assert st.supply == [9, 9, 10]
+
+
+def test_the_anchors_offered_are_the_ground_fits_and_the_splits():
+    """Play: a selected tile is offered exactly its ground anchors next to
+    the table (pink meeting pink) and the ground tiles it would split."""
+    g = game(num_players=3)
+    st = g.new_initial_state(2)
+    rng = np.random.default_rng(2)
+    checked = splits = 0
+    while not st.done and splits < 3:
+        if st.phase == SELECT and (checked < 20 or _any_split(st)):
+            hand = st.hands[st.mover]
+            for a in np.flatnonzero(st.legal_action_mask()):
+                slot, rot = divmod(int(a), 4)
+                ground, tops = st._placements_of(hand[slot] * 4 + rot)
+                branch = st.clone()
+                branch.apply(int(a))
+                offered = np.flatnonzero(branch.legal_action_mask()) - g.first_anchor_action
+                assert sorted(offered) == sorted(set(ground) | set(tops))
+                assert not set(ground) & set(tops)
+                splits += bool(tops)
+            checked += 1
+        st.apply(compact_greedy_action(st, rng))
+    assert splits >= 3
+
+
+def _any_split(st):
+    return any(st._top_plans(o) for o in st._hand_oriented())
