@@ -5,7 +5,7 @@ the mover has nuclei."""
 import numpy as np
 
 from meeplezoo.envs.amoeba.rules import CLAIM, SELECT
-from tests.amoeba.helpers import anchor_action, game, place, select_action, start_turn
+from tests.amoeba.helpers import anchor_action, game, own, place, select_action, start_turn
 
 
 def three_pairs(**cfg):
@@ -105,3 +105,20 @@ def test_the_next_player_may_claim_what_the_mover_declined():
     assert _offered_row(st) == 5
     st.apply(g.claim_action)
     assert st.supply[1] == 9 and st.scores()[1] == 2
+
+
+def test_a_nucleus_taken_off_makes_the_amoeba_claimable_again():
+    """Building positions: ``set_owner(amoeba, -1)`` leaves a complete amoeba
+    unclaimed, so it is offered again; an open one is not."""
+    g = game()
+    st = g.empty_state()
+    place(st, 30, 0, (11, 11))
+    place(st, 73, 0, (11, 13))
+    pair = own(st, (11, 12), 0, d=1)
+    single = st.amoeba_of_unit(11, 11, 0)
+    st.set_owner(single, 1)
+    assert st.claimable() == [] and st.scores() == [2, 1]
+    st.set_owner(pair, -1)
+    st.set_owner(single, -1)
+    assert st.claimable() == [pair] and st.scores() == [0, 0]
+    assert not st.claimed
