@@ -205,3 +205,16 @@ def test_the_anchors_offered_are_the_ground_fits_and_the_splits():
 
 def _any_split(st):
     return any(st._top_plans(o) for o in st._hand_oriented())
+
+
+def test_an_unclaimed_bystander_kept_apart_can_still_be_claimed():
+    """Interpretations 9 and 18: the bystander a split leaves alone is still
+    a complete amoeba without an owner, offered at the claim step."""
+    g, st = t_with_bystander()
+    own(st, (11, 12), 1, d=1)
+    start_turn(st, 0, [37], die=1)
+    _split(st, 0, 1, (11, 13))
+    bystander = st.amoeba_of_unit(13, 14, 0)
+    assert _owner_and_size(st, 13, 14, 0) == (-1, 2)
+    assert st.claimable() == [bystander]
+    assert st.offered() == bystander
