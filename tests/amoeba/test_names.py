@@ -5,6 +5,7 @@ rewards stay in the game's declared range."""
 import numpy as np
 import pytest
 
+from meeplezoo.envs.amoeba.tiles import TILES, notation, rotate_pieces
 from tests.amoeba.helpers import game
 
 
@@ -37,7 +38,8 @@ def test_names_follow_the_action_layout():
     g = game()
     st = g.new_initial_state(0)
     hand = st.hands[0]
-    assert st.action_to_string(6).startswith(f"select slot 1 rot 2 (tile {hand[1]}: ")
+    turned = notation(rotate_pieces(TILES[hand[1]], 2))  # two quarter turns: port p -> p + 4
+    assert st.action_to_string(6) == f"select slot 1 rot 2 (tile {hand[1]}: {turned})"
     assert st.action_to_string(12) == "anchor 0 0"
     assert st.action_to_string(12 + 23 + 4) == "anchor 1 4"
     assert st.action_to_string(g.claim_action) == "claim"
