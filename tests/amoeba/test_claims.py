@@ -63,11 +63,13 @@ def _row_of(st, aid):
 
 def test_the_claims_stop_when_the_nuclei_run_out():
     """Claims: offers go on only while the mover has a nucleus left."""
-    g, st = three_pairs(nuclei_per_player=1)
+    g, st = three_pairs(nuclei_per_player=2)
     assert st.phase == CLAIM
     st.apply(g.claim_action)
-    assert st.mover == 1 and st.supply == [0, 1]
-    assert len(st.claimable()) == 2
+    assert st.mover == 0 and st.offered() is not None  # one nucleus left: the next offer
+    st.apply(g.claim_action)
+    assert st.mover == 1 and st.supply == [0, 2]
+    assert len(st.claimable()) == 1
 
 
 def test_no_claim_step_without_a_nucleus():

@@ -3,6 +3,7 @@ through the rules layer and checks one rule (docstrings name the
 interpretation)."""
 
 import numpy as np
+import pytest
 
 from meeplezoo import envs
 from meeplezoo.envs.amoeba.rules import ANCHOR, CLAIM, SELECT, Amoeba
@@ -390,3 +391,22 @@ def test_seeded_determinism():
         return trace
 
     assert play(7) == play(7)
+
+
+def test_a_ground_tile_may_not_overlap_a_laid_tile():
+    """Ground placement: the 4 units must be empty, also half a tile over."""
+    g, st = fresh()
+    place(st, 30, 0, (11, 11))
+    for rc in ((11, 11), (12, 12), (10, 11), (11, 10), (10, 10)):
+        with pytest.raises(ValueError, match="the block is not empty"):
+            place(st, 73, 0, rc)
+    assert len(st.placements) == 1
+
+
+def test_a_ground_tile_refuses_pink_against_blue():
+    """Interpretation 5: a tile whose port meets the other colour is refused."""
+    g, st = fresh()
+    place(st, 30, 0, (11, 11))
+    with pytest.raises(ValueError, match="pink would touch blue"):
+        place(st, 30, 0, (11, 13))  # its blue port 7 would face the 30's pink port 2
+    assert len(st.placements) == 1
