@@ -3,9 +3,19 @@ interpretations 11 to 19): the one extra storey, the one target, bystanders
 kept whole or merged, and the nuclei a split moves."""
 
 import numpy as np
+import pytest
 
 from meeplezoo.envs.amoeba.rules import SELECT
-from tests.amoeba.helpers import anchor_action, game, legal_anchors, own, place, select_action, start_turn
+from tests.amoeba.helpers import (
+    anchor,
+    anchor_action,
+    game,
+    legal_anchors,
+    own,
+    place,
+    select_action,
+    start_turn,
+)
 from tests.amoeba.test_invariants import compact_greedy_action
 
 
@@ -218,3 +228,20 @@ def test_an_unclaimed_bystander_kept_apart_can_still_be_claimed():
     assert _owner_and_size(st, 13, 14, 0) == (-1, 2)
     assert st.claimable() == [bystander]
     assert st.offered() == bystander
+
+
+def test_a_top_tile_lies_exactly_on_one_uncovered_ground_tile():
+    """Interpretations 11 and 16: never offset, never on a top tile, never on empty units."""
+    g = game()
+    st = g.empty_state()
+    place(st, 30, 0, (11, 11))
+    place(st, 67, 1, (11, 13))
+    message = "a top tile must lie exactly on an uncovered ground tile"
+    for rc in ((11, 12), (12, 13), (5, 5)):
+        with pytest.raises(ValueError, match=message):
+            st.put_top(66, 1, anchor(g, *rc))
+    st.put_top(66, 1, anchor(g, 11, 13))
+    with pytest.raises(ValueError, match=message):
+        st.put_top(67, 1, anchor(g, 11, 13))
+    assert [p.level for p in st.placements] == [1, 1, 2]
+    assert st.covered == bytearray([0, 1, 0])
