@@ -5,7 +5,7 @@ kept whole or merged, and the nuclei a split moves."""
 import numpy as np
 import pytest
 
-from meeplezoo.envs.amoeba.rules import SELECT
+from meeplezoo.envs.amoeba.rules import ANCHOR, SELECT
 from tests.amoeba.helpers import (
     anchor,
     anchor_action,
@@ -245,3 +245,37 @@ def test_a_top_tile_lies_exactly_on_one_uncovered_ground_tile():
         st.put_top(67, 1, anchor(g, 11, 13))
     assert [p.level for p in st.placements] == [1, 1, 2]
     assert st.covered == bytearray([0, 1, 0])
+
+
+def test_splits_in_play_never_cut_or_join_the_other_amoebas():
+    """Interpretation 18 over played splits: a tile has at most 3 pink ports
+    and the target crosses the covered tile with 2 of them, so at most one
+    other amoeba touches it; that amoeba comes out whole, on its own or
+    merged into one part, and the target comes out in 2 or 3 parts."""
+    seen = 0
+    for seed in range(8):
+        g = game(num_players=3)
+        st = g.new_initial_state(seed)
+        rng = np.random.default_rng(seed)
+        while not st.done:
+            action = compact_greedy_action(st, rng)
+            plan = None
+            if st.phase == ANCHOR:
+                slot, rot = st.selection
+                plan = st._top_plans(st.hands[st.mover][slot] * 4 + rot).get(action - g.first_anchor_action)
+            if plan is None:
+                st.apply(action)
+                continue
+            covered = set(st.placement_pieces[plan.ground_index])
+            target = st._split_target(plan.ground_index, st.mover)
+            rest = {
+                aid: set(st.amoebas[aid].members) - covered for aid in {st.piece_amoeba[p] for p in covered}
+            }
+            st.apply(action)
+            seen += 1
+            after = {aid: {st.piece_amoeba[p] for p in pieces} for aid, pieces in rest.items()}
+            assert len(after) <= 2
+            assert 2 <= len(after.pop(target)) <= 3
+            for bystander in after.values():
+                assert len(bystander) == 1
+    assert seen >= 3
