@@ -410,3 +410,14 @@ def test_a_ground_tile_refuses_pink_against_blue():
     with pytest.raises(ValueError, match="pink would touch blue"):
         place(st, 30, 0, (11, 13))  # its blue port 7 would face the 30's pink port 2
     assert len(st.placements) == 1
+
+
+def test_the_far_corner_of_the_board_is_open_too():
+    """Interpretation 8 at the last anchor: 73 [3|4] at (22, 22) has its two
+    pink ports on the east and south edges, both open."""
+    g, st = fresh()
+    place(st, 73, 2, (22, 22))
+    east, south = st.amoeba_of_unit(23, 23, 1), st.amoeba_of_unit(23, 23, 2)
+    assert east != south
+    assert st.amoebas[east].open_ports == 1 and st.amoebas[south].open_ports == 1
+    assert st.claimable() == []
