@@ -397,7 +397,7 @@ def test_a_ground_tile_may_not_overlap_a_laid_tile():
     """Ground placement: the 4 units must be empty, also half a tile over."""
     g, st = fresh()
     place(st, 30, 0, (11, 11))
-    for rc in ((11, 11), (12, 12), (10, 11), (11, 10), (10, 10)):
+    for rc in ((11, 11), (12, 12), (12, 10), (10, 12), (10, 10)):  # all, or one unit each
         with pytest.raises(ValueError, match="the block is not empty"):
             place(st, 73, 0, rc)
     assert len(st.placements) == 1
