@@ -207,3 +207,18 @@ def test_a_stuck_hand_is_kept_without_remove_stuck_hand():
         st.apply(g.decline_action)
     assert st.mover != mover
     assert st.hands[mover] == stuck and st.removed[mover] == []
+
+
+def test_the_phase_is_named_after_the_decision_to_make():
+    """Play: select a tile, then its anchor, then claim or decline; over at the end."""
+    g = game()
+    st = g.empty_state()
+    place(st, 30, 0, (11, 11))
+    start_turn(st, 0, [73], die=1, pile=[])
+    assert st.phase_name() == "select"
+    st.apply(select_action(0, 0))
+    assert st.phase_name() == "anchor"
+    st.apply(anchor_action(g, 11, 13))
+    assert st.phase_name() == "claim"
+    st.apply(g.claim_action)
+    assert st.phase_name() == "over"
