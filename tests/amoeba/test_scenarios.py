@@ -409,7 +409,11 @@ def test_a_ground_tile_refuses_pink_against_blue():
     place(st, 30, 0, (11, 11))
     with pytest.raises(ValueError, match="pink would touch blue"):
         place(st, 30, 0, (11, 13))  # its blue port 7 would face the 30's pink port 2
+    with pytest.raises(ValueError, match="pink would touch blue"):
+        place(st, 73, 0, (9, 11))  # its blue port 5 would face the 30's pink port 0
     assert len(st.placements) == 1
+    place(st, 66, 0, (9, 11))  # pink port 5 on pink port 0, blue port 4 on blue port 1
+    assert st.amoeba_of_unit(10, 11, 2) == st.amoeba_of_unit(11, 11, 0)
 
 
 def test_the_far_corner_of_the_board_is_open_too():
