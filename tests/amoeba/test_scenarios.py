@@ -10,6 +10,7 @@ from meeplezoo.envs.amoeba.rules import ANCHOR, CLAIM, SELECT, Amoeba
 from meeplezoo.envs.core.cards import Deck
 from tests.amoeba.helpers import (
     amoeba_sizes,
+    anchor,
     anchor_action,
     game,
     legal_anchors,
@@ -425,3 +426,16 @@ def test_the_far_corner_of_the_board_is_open_too():
     assert east != south
     assert st.amoebas[east].open_ports == 1 and st.amoebas[south].open_ports == 1
     assert st.claimable() == []
+
+
+def test_pieces_are_numbered_within_their_tile():
+    """Observation planes 4 and 5: the pieces of each tile are numbered 1..3,
+    for ground and top tiles alike."""
+    g, st = fresh()
+    chain4(st)
+    own(st, (11, 12), 1, d=1)
+    st.put_top(66, 1, anchor(g, 11, 13))
+    for k, pieces in enumerate(st.placement_pieces):
+        assert [st.piece_number[p] for p in pieces] == list(range(1, len(pieces) + 1)), k
+        assert all(st.piece_placement[p] == k for p in pieces)
+    assert len(st.piece_number) == len(st.piece_slots) == sum(len(p) for p in st.placement_pieces)
