@@ -402,6 +402,7 @@ def test_a_ground_tile_may_not_overlap_a_laid_tile():
         with pytest.raises(ValueError, match="the block is not empty"):
             place(st, 73, 0, rc)
     assert len(st.placements) == 1
+    assert st.amoeba_of_unit(13, 13) == -1  # still empty: no pink port, no amoeba
 
 
 def test_a_ground_tile_refuses_pink_against_blue():
