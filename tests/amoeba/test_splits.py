@@ -240,11 +240,17 @@ def test_a_top_tile_lies_exactly_on_one_uncovered_ground_tile():
     for rc in ((11, 12), (12, 13), (5, 5)):
         with pytest.raises(ValueError, match=message):
             st.put_top(66, 1, anchor(g, *rc))
-    st.put_top(66, 1, anchor(g, 11, 13))
+    st.put_top(66, 1, anchor(g, 11, 13))  # [2|7]: its west piece joins the 30, its east one is open
     with pytest.raises(ValueError, match=message):
         st.put_top(67, 1, anchor(g, 11, 13))
     assert [p.level for p in st.placements] == [1, 1, 2]
     assert st.covered == bytearray([0, 1, 0])
+    west = st.amoebas[st.amoeba_of_unit(11, 13, 3)]
+    assert west == st.amoebas[st.amoeba_of_unit(11, 12, 1)] and (len(west.members), west.open_ports) == (2, 0)
+    east = st.amoebas[st.amoeba_of_unit(11, 14, 1)]
+    assert (len(east.members), east.open_ports) == (1, 1)
+    st.put_top(73, 0, anchor(g, 11, 11))  # the first tile may be covered too
+    assert st.covered == bytearray([1, 1, 0, 0])
 
 
 def test_splits_in_play_never_cut_or_join_the_other_amoebas():
