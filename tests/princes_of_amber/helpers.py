@@ -104,3 +104,12 @@ def decline(s: AmberState, *phases: str) -> AmberState:
         assert s.phase_name() == phase, f"expected {phase}, asked {s.phase_name()}"
         s.apply(PASS)
     return s
+
+
+def give_amber(s: AmberState, q: int, regents=()) -> None:
+    """Player q holds Amber with his PP as King (the taking procedure, no appointing)."""
+    for i in regents:
+        s.controller[i] = q
+    s.take_amber(q)
+    s.stack = [f for f in s.stack if f.name != "APPOINT"]
+    s.refresh()

@@ -16,6 +16,7 @@ from tests.princes_of_amber.helpers import (
     act,
     card,
     decline,
+    give_amber,
     legal,
     noncard,
     position,
@@ -30,15 +31,6 @@ CE = ["Corwin", "Eric", "Caine", "Benedict", "Gerard", "Random"]
 
 def C_PLAYER(j):
     return 8 + j
-
-
-def give_amber(s, q, regents=()):
-    """Player q holds Amber with its PP as King (taking procedure, no appointing)."""
-    for i in regents:
-        s.controller[i] = q
-    s.take_amber(q)
-    s.stack = [f for f in s.stack if f.name != "APPOINT"]
-    s.refresh()
 
 
 def add_prince(s, name, p=0, captured_by=-1):

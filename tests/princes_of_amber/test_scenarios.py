@@ -21,6 +21,7 @@ from tests.princes_of_amber.helpers import (
     act,
     card,
     decline,
+    give_amber,
     legal,
     noncard,
     position,
@@ -28,15 +29,6 @@ from tests.princes_of_amber.helpers import (
     set_hand,
     total_cards,
 )
-
-
-def give_amber(s, q, regents=()):
-    """p q holds Amber with its PP as King (set up through take_amber, no appointing)."""
-    for i in regents:
-        s.controller[i] = q
-    s.take_amber(q)
-    s.stack = [f for f in s.stack if f.name != "APPOINT"]
-    s.refresh()
 
 
 def test_setup_two_players():
