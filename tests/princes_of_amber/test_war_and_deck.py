@@ -6,7 +6,6 @@ defence is his Leadership however the Lords' defence is counted."""
 from __future__ import annotations
 
 from tests.princes_of_amber.helpers import (
-    END,
     EXILE,
     KING,
     PASS,

@@ -1,0 +1,111 @@
+"""Scenarios for the finer points of seeds/princes_of_amber.md: the turn
+limit, ties in choosing Lords, the deck during peeks, and the other details
+a rule's wording fixes. Each pins the response-window config it needs."""
+
+from __future__ import annotations
+
+from tests.princes_of_amber.helpers import (
+    END,
+    EXILE,
+    GUARDIAN,
+    KING,
+    NORTH,
+    PASS,
+    SOUTH,
+    Damage,
+    P,
+    act,
+    give_amber,
+    legal,
+    noncard,
+    position,
+)
+
+ASK_IF_HELD = {"prompt_only_if_playable": True}
+
+
+def play_ends(s, turns):
+    """End ``turns`` action phases (discarding the first legal card at a Fate discard)."""
+    done = 0
+    while done < turns and not s.done:
+        if s.phase_name() == "FATE_DISCARD":
+            act(s, min(legal(s)))
+        elif s.phase_name() == "ACTION_SELECT":
+            act(s, END)
+            done += 1
+        else:
+            raise AssertionError(f"unexpected decision {s.phase_name()}")
+
+
+# --------------------------------------------------------------------------- the turn limit
+def test_the_game_is_truncated_when_the_max_turns_th_player_turn_ends():
+    """Winning: truncated at the end of player-turn max_turns; with "tie" every player still in ties."""
+    s = position(order=["Corwin", "Eric"], max_turns=3, **ASK_IF_HELD)
+    play_ends(s, 2)
+    assert not s.done and s.turns == 2 and s.turn_player == 0
+    play_ends(s, 1)
+    assert s.truncated and not s.terminal and s.turns == 3 and s.current_player == -1
+    assert list(s.returns()) == [0.0, 0.0] and list(s.evaluate()) == [0.0, 0.0]
+
+
+def test_amber_first_truncation_ranks_the_holder_first():
+    s = position(
+        n=3, order=["Corwin", "Eric", "Bleys"], max_turns=1, truncation_ranking="amber_first", **ASK_IF_HELD
+    )
+    give_amber(s, 1)
+    assert list(s.returns()) == [0.0, 0.0, 0.0]  # not over yet
+    play_ends(s, 1)
+    assert s.truncated and list(s.returns()) == [-0.5, 1.0, -0.5]
+    s = position(n=3, order=["Corwin", "Eric", "Bleys"], max_turns=1, **ASK_IF_HELD)
+    give_amber(s, 1)
+    play_ends(s, 1)
+    assert list(s.returns()) == [0.0, 0.0, 0.0]
+
+
+# --------------------------------------------------------------------------- choosing Lords
+def test_the_taking_fills_the_posts_by_leadership_then_by_id():
+    """Taking Amber: Julian, Gerard and Brand (Leadership 7 each) beat Random (6); ties go by id."""
+    s = position(order=["Corwin", "Eric"], **ASK_IF_HELD)
+    for name in ("Random", "Brand", "Gerard", "Julian"):
+        s.controller[P[name]] = 0
+        s.armies[P[name]] = 1
+    s.armies[P["Corwin"]] = 2
+    s.garrison = 3
+    give_amber(s, 0)
+    assert s.role[P["Corwin"]] == KING
+    assert [s.role[P[x]] for x in ("Julian", "Gerard", "Brand")] == [GUARDIAN, NORTH, SOUTH]
+    assert s.role[P["Random"]] == EXILE and s.armies[P["Random"]] == 1
+    assert s.garrison == 3 + 2 + 3 and s.armies[P["Julian"]] == 0
+
+
+def test_a_vacant_throne_goes_to_the_strongest_free_regent_first_by_id():
+    """Falling neutral: the King dies with nobody to blame; of the regents Julian and
+    Gerard (7) and Random (6), Julian (the lower id) is crowned and his post stays vacant."""
+    s = position(order=["Corwin", "Eric", "Caine", "Julian", "Gerard", "Random"], **ASK_IF_HELD)
+    s.stack.append(Damage(P["Caine"], -1, 20))
+    s._run()
+    assert not s.alive[P["Caine"]] and s.amber == -1
+    assert s.role[P["Julian"]] == KING and s.role[P["Gerard"]] == NORTH and s.role[P["Random"]] == SOUTH
+    assert s.vacant_posts() == [GUARDIAN]
+
+
+def test_a_captured_regent_is_passed_over_for_the_throne():
+    s = position(order=["Corwin", "Eric", "Caine", "Benedict", "Gerard", "Random"], **ASK_IF_HELD)
+    s.captured[P["Benedict"]], s.jailer[P["Benedict"]] = 1, 0
+    s.stack.append(Damage(P["Caine"], -1, 20))
+    s._run()
+    assert s.role[P["Gerard"]] == KING and s.role[P["Benedict"]] == GUARDIAN
+
+
+# --------------------------------------------------------------------------- the deck during peeks
+def test_fortune_leaves_the_discard_alone_while_the_deck_has_cards():
+    """A turn, Fortune: the discard is reshuffled only when the deck is empty."""
+    s = position(order=["Corwin", "Eric"], dice=[3], **ASK_IF_HELD)
+    s.controller[P["Brand"]] = 0
+    s.deck.discard.extend(s.deck.draw_pile[:10])
+    del s.deck.draw_pile[:10]
+    s.refresh()
+    discard, pile = list(s.deck.discard), list(s.deck.draw_pile)
+    act(s, P["Corwin"], noncard("FORTUNE"))
+    assert s.deck.discard == discard and s.deck.draw_pile == pile and len(s.known_top[0]) == 3
+    assert PASS not in legal(s)
