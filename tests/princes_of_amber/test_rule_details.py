@@ -4,6 +4,9 @@ a rule's wording fixes. Each pins the response-window config it needs."""
 
 from __future__ import annotations
 
+import pytest
+
+from meeplezoo.envs.princes_of_amber.cards import PRINCE_NAMES, Kind
 from tests.princes_of_amber.helpers import (
     END,
     EXILE,
@@ -15,6 +18,7 @@ from tests.princes_of_amber.helpers import (
     Damage,
     P,
     act,
+    card,
     give_amber,
     legal,
     noncard,
@@ -109,3 +113,85 @@ def test_fortune_leaves_the_discard_alone_while_the_deck_has_cards():
     act(s, P["Corwin"], noncard("FORTUNE"))
     assert s.deck.discard == discard and s.deck.draw_pile == pile and len(s.known_top[0]) == 3
     assert PASS not in legal(s)
+
+
+# --------------------------------------------------------------------------- which negate fits
+NEGATES = ["GET_AWAY", "HIDE_IN_SHADOW", "LORDS_IN_AMBER", "BREAK_CONTACT", "BLOCK_THE_WAY"]
+
+
+@pytest.mark.parametrize(
+    "attack, eric_is_king, answers",
+    [
+        ("FIGHT", False, {"GET_AWAY", "HIDE_IN_SHADOW"}),
+        ("FIGHT", True, {"GET_AWAY", "LORDS_IN_AMBER"}),
+        ("PSYCHIC_ATTACK", False, {"BREAK_CONTACT"}),
+        ("PSYCHIC_ATTACK", True, {"BREAK_CONTACT"}),
+        ("CONQUER", True, {"BLOCK_THE_WAY"}),
+    ],
+)
+def test_each_negate_card_answers_only_its_own_kind_of_attack(attack, eric_is_king, answers):
+    """The Fate deck: Get Away any Fight, Hide in Shadow a Fight on an exile, Lords
+    in Amber a Fight on a Lord, Break Contact a Will contest, Block the Way a war."""
+    s = position(order=["Corwin", "Eric"], hands={0: [attack], 1: NEGATES}, **ASK_IF_HELD)
+    if eric_is_king:
+        give_amber(s, 1)
+    s.controller[P["Brand"]] = 0
+    s.armies[P["Corwin"]] = 3
+    s.refresh()
+    act(s, P["Corwin"], card(attack))
+    if attack != "CONQUER":
+        act(s, P["Eric"])
+    assert s.phase_name() == "NEGATE" and s.current_player == 1
+    assert legal(s) == {card(k) for k in answers} | {PASS}
+
+
+# --------------------------------------------------------------------------- seat 0 as the other side
+def test_a_single_army_is_enough_to_attack_amber():
+    """Attacking Amber: the attacker needs at least one army."""
+    s = position(order=["Corwin", "Eric"], hands={0: ["CONQUER"]}, **ASK_IF_HELD)
+    s.armies[P["Corwin"]] = 1
+    s.refresh()
+    act(s, P["Corwin"])
+    assert card("CONQUER") in legal(s)
+
+
+def test_distractions_reach_an_amber_holder_in_seat_zero():
+    s = position(order=["Corwin", "Eric"], hands={0: ["FIGHT"], 1: ["DISTRACTIONS"]}, turn=1, **ASK_IF_HELD)
+    give_amber(s, 0)
+    assert card("DISTRACTIONS") in legal(s)
+    act(s, card("DISTRACTIONS"))
+    assert s.phase_name() == "EFFECT_DISCARD" and s.current_player == 0
+
+
+def test_show_mercy_frees_an_ally_of_seat_zero():
+    """Show Mercy on another player's ally, here p0's Brand wounded by p1's Eric."""
+    s = position(
+        order=["Corwin", "Eric"],
+        hands={1: ["FIGHT", "SHOW_MERCY"]},
+        turn=1,
+        dice=[6, 6, 1, 1, 2],
+        **ASK_IF_HELD,
+    )
+    s.controller[P["Brand"]] = 0
+    s.controller[P["Julian"]] = 1
+    s.refresh()
+    act(s, P["Eric"], card("FIGHT"), P["Brand"])
+    assert s.phase_name() == "DAMAGE_FOLLOWUP" and legal(s) == {card("SHOW_MERCY"), PASS}
+    act(s, card("SHOW_MERCY"))
+    assert s.controller[P["Brand"]] == -1
+
+
+# --------------------------------------------------------------------------- action names
+def test_every_action_has_the_name_of_the_actions_table():
+    """Actions (58): PRINCE(i), PLAYER(j), CARD(k), the non-card actions, end phase, pass, support."""
+    s = position(order=["Corwin", "Eric"])
+    names = [s.action_to_string(a) for a in range(58)]
+    assert names[:9] == ["prince " + name.lower() for name in PRINCE_NAMES]
+    assert names[9:13] == ["player +1", "player +2", "player +3", "player +4"]
+    assert names[13:49] == ["card " + kind.name.lower() for kind in Kind]
+    assert names[49:] == ["bide", "recuperate", "fortune", "intrigue", "raise_army", "escape"] + [
+        "end phase",
+        "pass",
+        "support",
+    ]
+    assert [s.string_to_action(name.upper()) for name in names] == list(range(58))
