@@ -195,3 +195,16 @@ def test_every_action_has_the_name_of_the_actions_table():
         "support",
     ]
     assert [s.string_to_action(name.upper()) for name in names] == list(range(58))
+
+
+def test_distractions_make_the_holder_discard_three_of_a_longer_hand():
+    s = position(
+        order=["Corwin", "Eric"],
+        hands={0: ["DISTRACTIONS"], 1: ["FIGHT", "FIGHT", "CAPTURE", "GET_AWAY", "BLESSING"]},
+        **ASK_IF_HELD,
+    )
+    give_amber(s, 1)
+    act(s, card("DISTRACTIONS"))
+    assert s.phase_name() == "EFFECT_DISCARD" and s.stack[-1].count == 3
+    act(s, card("FIGHT"), card("CAPTURE"), card("BLESSING"))
+    assert len(s.hands[1]) == 2 and s.current_player == 0

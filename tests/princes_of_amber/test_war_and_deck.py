@@ -289,3 +289,12 @@ def test_call_the_guards_is_not_asked_after_the_attacker_was_taken_prisoner():
             act(s, CORWIN)
     assert "WAR_FOLLOWUP" in asked and s.captured[CORWIN] and s.jailer[CORWIN] == 1
     assert not s.done
+
+
+def test_army_loss_beyond_the_attackers_armies_leaves_none_and_ends_the_attack():
+    """Attacking Amber, step 2: Army Loss takes 1d6 armies (never below 0); at 0 the attack fails at once."""
+    s = war_on_erics_amber(2, 12, [6], hands1=["ARMY_LOSS"])
+    assert s.phase_name() == "BLOCK" and s.current_player == 1
+    act(s, card("ARMY_LOSS"))
+    assert s.armies[CORWIN] == 0 and s.dice_used == 1
+    assert s.war.won == 0 and s.garrison == 12 and s.amber == 1
