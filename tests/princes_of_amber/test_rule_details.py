@@ -4,9 +4,11 @@ a rule's wording fixes. Each pins the response-window config it needs."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from meeplezoo.envs.princes_of_amber.cards import PRINCE_NAMES, Kind
+from meeplezoo.envs.princes_of_amber.rules import AmberGame, AmberState
 from tests.princes_of_amber.helpers import (
     END,
     EXILE,
@@ -16,6 +18,7 @@ from tests.princes_of_amber.helpers import (
     PASS,
     SOUTH,
     Damage,
+    K,
     P,
     act,
     card,
@@ -208,3 +211,60 @@ def test_distractions_make_the_holder_discard_three_of_a_longer_hand():
     assert s.phase_name() == "EFFECT_DISCARD" and s.stack[-1].count == 3
     act(s, card("FIGHT"), card("CAPTURE"), card("BLESSING"))
     assert len(s.hands[1]) == 2 and s.current_player == 0
+
+
+# --------------------------------------------------------------------------- redeals for a posed window
+def test_a_redeal_that_never_fits_the_posed_window_leaves_only_card_free_answers(monkeypatch):
+    """Interpretation 41: the redeal is drawn up to 30 times until the window
+    really goes to the asked player; if none fits, he keeps only PASS."""
+    s = position(order=["Corwin", "Eric"], hands={0: ["FIGHT"], 1: ["NOT_REALLY_DEAD"]}, dice=[6, 6, 1, 1, 3])
+    s.controller[P["Brand"]] = 0
+    s.hits[P["Eric"]] = 1
+    s.refresh()
+    act(s, P["Corwin"], card("FIGHT"), P["Eric"])
+    assert s.phase_name() == "DEATH" and s.current_player == 1
+    calls = []
+    redeal = AmberState._redeal
+    monkeypatch.setattr(AmberState, "_redeal", lambda *args: calls.append(1) or redeal(*args))
+    outcomes = set()
+    for seed in range(12):
+        calls.clear()
+        d = s.determinize(0, np.random.default_rng(seed))
+        assert d.current_player == 1 and d.phase_name() == "DEATH"
+        if d.hand_kinds[1][K["NOT_REALLY_DEAD"]]:
+            assert d.legal == [card("NOT_REALLY_DEAD"), PASS] and len(calls) <= 30
+            outcomes.add("fits")
+        else:
+            assert d.legal == [PASS] and len(calls) == 30
+            outcomes.add("none fits")
+    assert outcomes == {"fits", "none fits"}
+
+
+def test_a_players_own_determinization_is_a_single_redeal(monkeypatch):
+    s = position(order=["Corwin", "Eric"], hands={0: ["FIGHT"]})
+    calls = []
+    redeal = AmberState._redeal
+    monkeypatch.setattr(AmberState, "_redeal", lambda *args: calls.append(1) or redeal(*args))
+    d = s.determinize(0, np.random.default_rng(0))
+    assert len(calls) == 1 and d.current_player == 0 and d.legal == s.legal
+
+
+# --------------------------------------------------------------------------- settings read at setup
+def test_deck_override_puts_the_named_kinds_on_top_to_be_dealt_first():
+    game = AmberGame(deck_override=["BLESSING", "NOT_REALLY_DEAD", "CONQUER"], starting_hand=2)
+    s = game.new_initial_state(3)
+    first, second = ([game.card_kind[c] for c in hand] for hand in s.hands)
+    assert first[:2] == [K["BLESSING"], K["NOT_REALLY_DEAD"]] and second[0] == K["CONQUER"]
+
+
+def test_a_deck_of_more_than_a_thousand_cards_is_refused():
+    with pytest.raises(ValueError, match="deck_counts must hold at most 1000 cards, got 1010"):
+        AmberGame(
+            deck_counts={kind.name: [["x", 100]] for kind in list(Kind)[:10]} | {"BLESSING": [["y", 10]]}
+        )
+
+
+def test_a_finished_game_names_its_phase_game_over():
+    s = position(order=["Corwin", "Eric"], max_turns=1, **ASK_IF_HELD)
+    play_ends(s, 1)
+    assert s.done and s.phase_name() == "GAME_OVER" and not s.legal_action_mask().any()
