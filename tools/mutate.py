@@ -197,24 +197,27 @@ def live_functions(module: types.ModuleType, filename: str) -> dict[tuple, types
 
 def outermost_changed(original: types.CodeType, mutated: types.CodeType) -> list[types.CodeType]:
     """The mutated module's outermost code objects that differ from the
-    original's (patching an outer function carries the inner ones with it)."""
-    before = {code_key(c): c for c in nested_codes(original)}
+    original's (patching an outer function carries the inner ones with it).
+    The two trees are walked side by side: a mutation adds or removes no code
+    object, and a lookup by name and line would confuse two comprehensions
+    nested on one line."""
     changed: list[types.CodeType] = []
 
-    def visit(code: types.CodeType) -> None:
-        for const in code.co_consts:
-            if not isinstance(const, types.CodeType):
-                continue
-            if not const.co_flags & inspect.CO_NEWLOCALS:  # a class body: look at its methods
-                visit(const)
-                continue
-            old = before.get(code_key(const))
-            if old is None or old.co_code != const.co_code or old.co_consts != const.co_consts:
-                changed.append(const)
-            else:
-                visit(const)
+    def inner(code: types.CodeType) -> list[types.CodeType]:
+        return [const for const in code.co_consts if isinstance(const, types.CodeType)]
 
-    visit(mutated)
+    def visit(before: types.CodeType, after: types.CodeType) -> None:
+        olds, news = inner(before), inner(after)
+        if [code_key(c) for c in olds] != [code_key(c) for c in news]:
+            changed.append(after)
+            return
+        for old, new in zip(olds, news):
+            if not new.co_flags & inspect.CO_NEWLOCALS:  # a class body: look at its methods
+                visit(old, new)
+            elif old.co_code != new.co_code or old.co_consts != new.co_consts:
+                changed.append(new)
+
+    visit(original, mutated)
     return changed
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tools.mutate import kill_rate, module_name, mutants_of, mutate
+from tools.mutate import kill_rate, module_name, mutants_of, mutate, outermost_changed
 
 SAMPLE = Path("tests/tools/sample_rules.py")
 TESTS = ["tests/tools/sample_tests.py"]
@@ -51,3 +51,13 @@ def test_a_coverage_table_larger_than_a_pipe_buffer_comes_back(tmp_path):
     lines, seconds = coverage_by_test(str(Path(SAMPLE).resolve()), [str(many)], timeout=60)
     assert len(lines) == 1500 and len(seconds) == 1500
     assert len(json.dumps({test: sorted(hit) for test, hit in lines.items()})) > 64 * 1024
+
+
+def test_a_mutant_beside_two_comprehensions_nested_on_one_line_is_patchable():
+    """Only the mutated function counts as changed, not a nested comprehension
+    that shares its name and first line with the one around it."""
+    source = "def grid():\n    return [[0 for _ in range(2)] for _ in range(3)]\n\n\ndef limit(x):\n    return x < 3\n"
+    original = compile(source, "sample.py", "exec")
+    for mutant, tree in mutants_of(source):
+        changed = outermost_changed(original, compile(tree, "sample.py", "exec"))
+        assert [code.co_name for code in changed] == (["limit"] if mutant.line == 6 else ["grid"])
