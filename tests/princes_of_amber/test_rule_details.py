@@ -29,6 +29,7 @@ from tests.princes_of_amber.helpers import (
 )
 
 ASK_IF_HELD = {"prompt_only_if_playable": True}
+NEXT_SEAT = 9  # PLAYER(1): the opponent one seat after the player
 
 
 def play_ends(s, turns):
@@ -268,3 +269,64 @@ def test_a_finished_game_names_its_phase_game_over():
     s = position(order=["Corwin", "Eric"], max_turns=1, **ASK_IF_HELD)
     play_ends(s, 1)
     assert s.done and s.phase_name() == "GAME_OVER" and not s.legal_action_mask().any()
+
+
+def eric_against_seat_zero(hand1, dice=(), brand_is_p0=True):
+    """p1's turn: Eric (and Julian, so the phase stays open) act against p0's Corwin (and ally Brand)."""
+    s = position(
+        order=["Corwin", "Eric"],
+        hands={0: ["FIGHT", "CAPTURE"], 1: hand1},
+        turn=1,
+        dice=list(dice),
+        **ASK_IF_HELD,
+    )
+    if brand_is_p0:
+        s.controller[P["Brand"]] = 0
+    s.controller[P["Julian"]] = 1
+    s.refresh()
+    return s
+
+
+def test_will_cards_reach_the_princes_of_seat_zero():
+    """Contest of Wills and Mind Probe target a free prince another player controls, seat 0 included."""
+    s = eric_against_seat_zero(["CONTEST_OF_WILLS", "MIND_PROBE"], dice=[6, 6, 1, 1, 6, 6, 1, 1])
+    act(s, P["Eric"], card("CONTEST_OF_WILLS"))
+    assert legal(s) == {P["Corwin"], P["Brand"]}
+    act(s, P["Corwin"])
+    assert s.phase_name() == "EFFECT_DISCARD" and s.current_player == 0 and s.stack[-1].count == 2
+    act(s, card("FIGHT"), card("CAPTURE"))
+    act(s, P["Julian"], card("MIND_PROBE"), P["Brand"])
+    assert s.known_hand[1][0] == [0] * 36
+
+
+def test_betrayal_and_intrigue_turn_an_ally_of_seat_zero_neutral():
+    s = eric_against_seat_zero(["BETRAYAL"], dice=[5])
+    act(s, P["Eric"], card("BETRAYAL"))
+    assert legal(s) == {P["Brand"]}
+    act(s, P["Brand"])
+    assert s.controller[P["Brand"]] == -1
+    s = eric_against_seat_zero([], dice=[5])
+    act(s, P["Eric"], noncard("INTRIGUE"), P["Brand"])
+    assert s.controller[P["Brand"]] == -1
+
+
+def test_exile_reaches_an_opponent_whose_prince_is_corwin():
+    """Exile: any opponent whose player prince is an exile, Corwin (id 0) too."""
+    s = eric_against_seat_zero(["EXILE"], brand_is_p0=False)
+    act(s, card("EXILE"))
+    assert legal(s) == {NEXT_SEAT}
+    act(s, NEXT_SEAT)
+    assert s.phase_name() == "EFFECT_DISCARD" and s.current_player == 0
+
+
+def test_recuperate_heals_up_to_the_hits_attribute():
+    """Corwin (Hits 12, Fight 9) at 10 hits is wounded; 8 + 6 heals to 12."""
+    s = position(order=["Corwin", "Eric"], dice=[6, 6], **ASK_IF_HELD)
+    s.controller[P["Brand"]] = 0
+    s.hits[P["Corwin"]] = 10
+    s.refresh()
+    act(s, P["Corwin"])
+    assert noncard("RECUPERATE") in legal(s)
+    s.hits[P["Corwin"]] = 8
+    act(s, noncard("RECUPERATE"))
+    assert s.hits[P["Corwin"]] == 12

@@ -298,3 +298,15 @@ def test_army_loss_beyond_the_attackers_armies_leaves_none_and_ends_the_attack()
     act(s, card("ARMY_LOSS"))
     assert s.armies[CORWIN] == 0 and s.dice_used == 1
     assert s.war.won == 0 and s.garrison == 12 and s.amber == 1
+
+
+def test_a_captured_prince_of_the_losing_side_is_no_target_of_the_follow_up():
+    """Attacking Amber, step 6: the cards aim at free losing-side princes only."""
+    s = war_on_erics_amber(2, 12, LOSE + [2], hands1=["PRISONER_OF_WAR", "BATTLE_WOUNDS"], ally=True)
+    assert s.phase_name() == "WAR_FOLLOWUP" and s.current_player == 1
+    act(s, card("PRISONER_OF_WAR"))
+    assert legal(s) == {CORWIN, BRAND}
+    act(s, CORWIN)
+    assert s.captured[CORWIN] and s.phase_name() == "WAR_FOLLOWUP"
+    act(s, card("BATTLE_WOUNDS"))
+    assert legal(s) == {BRAND}
