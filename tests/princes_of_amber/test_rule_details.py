@@ -330,3 +330,10 @@ def test_recuperate_heals_up_to_the_hits_attribute():
     s.hits[P["Corwin"]] = 8
     act(s, noncard("RECUPERATE"))
     assert s.hits[P["Corwin"]] == 12
+
+
+def test_mental_domination_spares_the_player_prince_of_seat_zero():
+    """Mental Domination: a non-PP non-Lord; Corwin, p0's own prince, is no target, his ally Brand is."""
+    s = eric_against_seat_zero(["MENTAL_DOMINATION"])
+    act(s, P["Eric"], card("MENTAL_DOMINATION"))
+    assert P["Brand"] in legal(s) and P["Corwin"] not in legal(s) and P["Julian"] not in legal(s)
