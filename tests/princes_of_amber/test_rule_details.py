@@ -337,3 +337,11 @@ def test_mental_domination_spares_the_player_prince_of_seat_zero():
     s = eric_against_seat_zero(["MENTAL_DOMINATION"])
     act(s, P["Eric"], card("MENTAL_DOMINATION"))
     assert P["Brand"] in legal(s) and P["Corwin"] not in legal(s) and P["Julian"] not in legal(s)
+
+
+def test_amnesia_reaches_the_exiles_of_seat_zero():
+    s = eric_against_seat_zero(["AMNESIA"], dice=[4])
+    act(s, card("AMNESIA"))
+    assert legal(s) == {P["Corwin"], P["Brand"]}
+    act(s, P["Corwin"])
+    assert s.amnesia[P["Corwin"]] == 4
