@@ -298,6 +298,7 @@ def test_army_loss_beyond_the_attackers_armies_leaves_none_and_ends_the_attack()
     act(s, card("ARMY_LOSS"))
     assert s.armies[CORWIN] == 0 and s.dice_used == 1
     assert s.war.won == 0 and s.garrison == 12 and s.amber == 1
+    assert s.contest_totals == [8, 9]  # the bare totals: no round was rolled
 
 
 def test_a_captured_prince_of_the_losing_side_is_no_target_of_the_follow_up():
