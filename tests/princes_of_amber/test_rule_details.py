@@ -218,7 +218,12 @@ def test_distractions_make_the_holder_discard_three_of_a_longer_hand():
 def test_a_redeal_that_never_fits_the_posed_window_leaves_only_card_free_answers(monkeypatch):
     """Interpretation 41: the redeal is drawn up to 30 times until the window
     really goes to the asked player; if none fits, he keeps only PASS."""
-    s = position(order=["Corwin", "Eric"], hands={0: ["FIGHT"], 1: ["NOT_REALLY_DEAD"]}, dice=[6, 6, 1, 1, 3])
+    s = position(
+        order=["Corwin", "Eric"],
+        hands={0: ["FIGHT"], 1: ["NOT_REALLY_DEAD"]},
+        dice=[6, 6, 1, 1, 3],
+        prompt_only_if_playable=True,
+    )
     s.controller[P["Brand"]] = 0
     s.hits[P["Eric"]] = 1
     s.refresh()

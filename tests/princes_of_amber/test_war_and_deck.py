@@ -24,13 +24,13 @@ CORWIN, ERIC, BRAND = PRINCE["Corwin"], PRINCE["Eric"], PRINCE["Brand"]
 WIN, LOSE = [6, 6, 1, 1], [1, 1, 6, 6]  # one round's dice: attacker's two, then defender's two
 
 
-def war_on_erics_amber(armies, garrison, dice, hands1=(), window_always=False, ally=False):
+def war_on_erics_amber(armies, garrison, dice, hands1=(), window_always=False, ally=False, extra0=()):
     """Corwin (p0, Leadership 8, ``armies``) plays a Conquer card on Amber held by
     p1, whose King Eric (Leadership 9) is the only Lord; G = ``garrison``. With
     ``ally`` p0 also controls Brand (Leadership 7, who joins the attack)."""
     s = position(
         order=["Corwin", "Eric"],
-        hands={0: ["CONQUER"], 1: list(hands1)},
+        hands={0: ["CONQUER", *extra0], 1: list(hands1)},
         prompt_only_if_playable=not window_always,
         allow_support=False,
     )
@@ -255,8 +255,11 @@ def test_call_the_guards_answers_a_failed_war_on_the_holders_amber():
 
 
 def test_the_guards_window_is_asked_without_the_card_when_windows_always_ask():
-    """prompt_only_if_playable=False: an eligible responder is asked even with only PASS."""
-    s = war_on_erics_amber(2, 12, LOSE + [2], window_always=True)
+    """prompt_only_if_playable=False: an eligible responder with cards in hand
+    is asked even with only PASS (an empty hand is a public reason to skip)."""
+    s = war_on_erics_amber(
+        2, 12, LOSE + [2], hands1=["GAIN_NEUTRAL"], window_always=True, extra0=["GAIN_NEUTRAL"]
+    )
     assert s.phase_name() == "NEGATE" and legal(s) == {PASS}
     act(s, PASS)
     assert s.phase_name() == "BLOCK" and legal(s) == {PASS}
