@@ -72,15 +72,28 @@ _FLIP = bytes([1, 0] + list(range(2, 256)))  # on the table (1) -> not unseen (0
 _SELECTION = [bytes(12)] + [bytes(i == j for j in range(12)) for i in range(12)]
 _PHASE = {0: b"\x01\x00\x00", 1: b"\x00\x01\x00", 2: b"\x00\x00\x01"}
 _NO_PHASE = b"\x00\x00\x00"
+INT8 = np.dtype(np.int8)
 HAND9 = [bytes([1] + PORT_PIECE_NUM[t * 4].tolist()) for t in range(NUM_TILES)]
 
 
 class PaintedPlanes:
     """The board planes of one position, with what they were painted from:
     the first ``count`` placements (the last of them ``last``), each amoeba
-    record in ``painted`` and the offered amoeba's members."""
+    record in ``painted``, the offered amoeba's members, and the state's log
+    (``changed_amoebas``, read up to ``log_read``; its identity names the
+    state, as a clone or a loaded position has a log of its own)."""
 
-    __slots__ = ("planes", "count", "last", "painted", "offer_members", "log", "log_read", "scores")
+    __slots__ = (
+        "planes",
+        "count",
+        "last",
+        "painted",
+        "offer_members",
+        "log",
+        "log_read",
+        "scores",
+        "owner_views",
+    )
 
     def __init__(self, size: int) -> None:
         self.planes = bytearray(size)
@@ -88,9 +101,11 @@ class PaintedPlanes:
         self.last = None
         self.painted: dict = {}
         self.offer_members: tuple = ()
-        self.log: list | None = None  # the state's changed_amoebas, read up to log_read
+        self.log: list | None = None
         self.log_read = 0
         self.scores: tuple | None = None  # (scores, largest) of the painted amoebas
+        # per seat, the owner planes as that seat sees them (until an owner cell changes)
+        self.owner_views: dict[int, bytes] = {}
 
     def continues(self, state) -> bool:
         """Whether ``state``'s placements start with the ones painted here."""
@@ -105,8 +120,29 @@ class PaintedPlanes:
         new.last = self.last
         new.painted = dict(self.painted)
         new.offer_members = self.offer_members
-        new.log, new.log_read, new.scores = None, 0, self.scores
+        new.log, new.log_read, new.scores = None, 0, None
+        new.owner_views = dict(self.owner_views)
         return new
+
+
+class Cells:
+    """Where a placement writes, worked out once per board size: per anchor,
+    the plane cells a ground tile and a top tile set to 1; per port slot, the
+    cell of its port in each plane pair (plane offset + ``slot_cell[s]``)."""
+
+    def __init__(self, geo, area: int) -> None:
+        self.slot_cell = geo.slot_plane
+        self.ground: list[tuple[int, ...]] = []
+        self.top: list[tuple[int, ...]] = []
+        for u0, u1, u2, u3 in geo.block_units:
+            self.ground.append(
+                (u0, u1, u2, u3, TOP_ROW * area + u0, TOP_ROW * area + u1)
+                + (LEFT_COLUMN * area + u0, LEFT_COLUMN * area + u3)
+            )
+            self.top.append(tuple(TOP * area + u for u in (u0, u1, u2, u3)))
+        self.piece_at, self.open_at = PIECE * area, OPEN * area
+        self.size_at, self.complete_at, self.owner_at = SIZE * area, COMPLETE * area, OWNER * area
+        self.offer_at = OFFER * area
 
 
 class Observer:
@@ -124,6 +160,7 @@ class Observer:
         game.observation_low = 0
         game.observation_high = 127
         self.owner_tables = [_owner_table(game.num_players, p) for p in range(game.num_players)]
+        self.cells = Cells(game.geo, self.area)
         self._views: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._recent: PaintedPlanes | None = None
 
@@ -141,6 +178,28 @@ class Observer:
     # ------------------------------------------------------------ planes
     def planes(self, state) -> bytearray:
         """The board planes of ``state`` (owners as OWNER_CODE + seat)."""
+        view = self._painted_view(state)
+        if state.offers or view.offer_members:
+            self._paint_offer(view, state)
+        return view.planes
+
+    def _painted_view(self, state) -> PaintedPlanes:
+        """The view of ``state`` with its table painted. The view observed
+        last follows the state whose log it holds; one whose log and
+        placements have not grown since needs no paint."""
+        view = self._recent
+        log = state.changed_amoebas
+        if view is None or view.log is not log:
+            view = self._view_of(state)
+        elif view.log_read == len(log) and view.count == len(state.placements):
+            return view
+        self._paint_placements(view, state)
+        self._paint_amoebas(view, state)
+        return view
+
+    def _view_of(self, state) -> PaintedPlanes:
+        """The state's own view, else a copy of the last one observed if the
+        state continues its placements, else a blank one."""
         view = self._views.get(state)
         if view is None or not view.continues(state):
             recent = self._recent
@@ -149,100 +208,117 @@ class Observer:
             else:
                 view = PaintedPlanes(NUM_PLANES * self.area)
             self._views[state] = view
-        self._paint(view, state)
         self._recent = view
-        return view.planes
+        return view
 
-    def _paint(self, view: PaintedPlanes, state) -> None:
+    def _paint_placements(self, view: PaintedPlanes, state) -> None:
         placements = state.placements
-        for k in range(view.count, len(placements)):
+        count = len(placements)
+        if view.count == count:
+            return
+        for k in range(view.count, count):
             self._paint_placement(view.planes, state, k)
-        if view.count != len(placements):
-            view.count = len(placements)
-            view.last = placements[-1] if placements else None
-        self._paint_amoebas(view, state)
-        offered = state.offered()
-        members = state.amoebas[offered].members if offered is not None else ()
-        if members is not view.offer_members:
-            self._paint_members(view.planes, state, view.offer_members, OFFER, 0)
-            self._paint_members(view.planes, state, members, OFFER, 1)
-            view.offer_members = members
+        view.count = count
+        view.last = placements[-1]
 
     def _paint_amoebas(self, view: PaintedPlanes, state) -> None:
         """Every amoeba whose record is not the one painted: those the state
         logged since the last call, or all of them for a view that has not
-        followed this state (new, or copied from another position)."""
+        followed this state (new, or copied from another position). The
+        scores are kept unless a record with an owner changed or went."""
         log = state.changed_amoebas
         amoebas = state.amoebas
         if view.log is log:
-            if view.log_read == len(log):
-                return
             changed = [(aid, amoebas.get(aid)) for aid in log[view.log_read :]]
         else:
             changed = list(amoebas.items())
             view.log = log
+            view.scores = None
         view.log_read = len(log)
         painted = view.painted
         for aid, amoeba in changed:
-            if amoeba is not None and painted.get(aid) is not amoeba:
-                self._paint_amoeba(view.planes, state, amoeba)
+            old = painted.get(aid)
+            if amoeba is old:
+                continue
+            if amoeba is None:
+                del painted[aid]
+            else:
+                self._paint_amoeba(view, state, amoeba)
                 painted[aid] = amoeba
+            if (amoeba is not None and amoeba[2] >= 0) or (old is not None and old[2] >= 0):
                 view.scores = None
 
     def _paint_placement(self, planes: bytearray, state, k: int) -> None:
         """A tile's units, quarters, piece numbers and open ports (a ground
         tile also closes the ports of the tiles it meets)."""
-        geo = self.game.geo
-        area = self.area
-        placement = state.placements[k]
-        u0, u1, u2, u3 = geo.block_units[placement.anchor]
-        spi = geo.slot_plane
+        cells = self.cells
+        slot_cell = cells.slot_cell
+        piece_at = cells.piece_at
         number = state.piece_number
+        placement = state.placements[k]
         if placement.level == 2:
-            planes[area + u0] = planes[area + u1] = planes[area + u2] = planes[area + u3] = 1
+            for i in cells.top[placement.anchor]:
+                planes[i] = 1
             for pid in state.placement_pieces[k]:
                 for s in state.piece_slots[pid]:
-                    planes[PIECE * area + spi[s]] = number[pid]
+                    planes[piece_at + slot_cell[s]] = number[pid]
             return
-        planes[u0] = planes[u1] = planes[u2] = planes[u3] = 1
-        planes[TOP_ROW * area + u0] = planes[TOP_ROW * area + u1] = 1
-        planes[LEFT_COLUMN * area + u0] = planes[LEFT_COLUMN * area + u3] = 1
-        face = geo.face
+        for i in cells.ground[placement.anchor]:
+            planes[i] = 1
+        open_at = cells.open_at
+        face = self.game.geo.face
         vis = state.unit_placement
         slot_piece = state.slot_piece
-        for s in geo.port_slot[placement.anchor]:
+        for s in self.game.geo.port_slot[placement.anchor]:
             pid = slot_piece[s]
             if pid < 0:
                 continue
-            planes[PIECE * area + spi[s]] = number[pid]
+            planes[piece_at + slot_cell[s]] = number[pid]
             f = face[s]
             if f < 0 or vis[f >> 2] < 0:
-                planes[OPEN * area + spi[s]] = 1
+                planes[open_at + slot_cell[s]] = 1
             else:
-                planes[OPEN * area + spi[f]] = 0
+                planes[open_at + slot_cell[f]] = 0
 
-    def _paint_amoeba(self, planes: bytearray, state, amoeba) -> None:
-        """An amoeba's size, completeness and owner on its ports."""
+    def _paint_amoeba(self, view: PaintedPlanes, state, amoeba) -> None:
+        """An amoeba's size, completeness and owner on its ports (the seats'
+        owner views are dropped when an owner cell changes)."""
         members, open_ports, owner = amoeba
-        size = min(len(members), CAP)
+        size = len(members) if len(members) < CAP else CAP
         complete = 1 if open_ports == 0 else 0
         owner_code = 0 if owner < 0 else OWNER_CODE + owner
-        spi = self.game.geo.slot_plane
+        cells = self.cells
+        slot_cell = cells.slot_cell
+        planes = view.planes
         piece_slots = state.piece_slots
-        size_at, complete_at, owner_at = SIZE * self.area, COMPLETE * self.area, OWNER * self.area
+        size_at, complete_at, owner_at = cells.size_at, cells.complete_at, cells.owner_at
+        owners_moved = False
         for p in members:
             for s in piece_slots[p]:
-                i = spi[s]
+                i = slot_cell[s]
                 planes[size_at + i] = size
                 planes[complete_at + i] = complete
-                planes[owner_at + i] = owner_code
+                if planes[owner_at + i] != owner_code:
+                    planes[owner_at + i] = owner_code
+                    owners_moved = True
+        if owners_moved:
+            view.owner_views = {}
 
-    def _paint_members(self, planes: bytearray, state, members, plane: int, value: int) -> None:
-        spi = self.game.geo.slot_plane
-        at = plane * self.area
-        for p in members:
-            for s in state.piece_slots[p]:
-                planes[at + spi[s]] = value
+    def _paint_offer(self, view: PaintedPlanes, state) -> None:
+        """Move the offer plane to the amoeba on offer now (if it changed)."""
+        offered = state.offered()
+        members = state.amoebas[offered].members if offered is not None else ()
+        if members is view.offer_members:
+            return
+        cells = self.cells
+        slot_cell, at = cells.slot_cell, cells.offer_at
+        planes = view.planes
+        piece_slots = state.piece_slots
+        for value, pieces in ((0, view.offer_members), (1, members)):
+            for p in pieces:
+                for s in piece_slots[p]:
+                    planes[at + slot_cell[s]] = value
+        view.offer_members = members
 
     # ------------------------------------------------------------ vector
     def encode(self, state, player: int) -> np.ndarray:
@@ -254,10 +330,13 @@ class Observer:
         if view.scores is None:
             view.scores = _scores(state, n)
         scores, largest = view.scores
-        lo = OWNER * self.area
+        owners = view.owner_views.get(player)
+        lo = self.cells.owner_at
         hi = lo + 2 * self.area
+        if owners is None:
+            owners = view.owner_views[player] = planes[lo:hi].translate(self.owner_tables[player])
         buf = planes[:]
-        buf[lo:hi] = planes[lo:hi].translate(self.owner_tables[player])
+        buf[lo:hi] = owners
         hand = state.hands[player]
         for t in hand[:HAND_SLOTS]:
             buf += HAND9[t]
@@ -286,7 +365,7 @@ class Observer:
             unseen[t] = 0
         buf += unseen
         buf.append(min(CAP, (100 * state.turn) // max(1, game.max_turns)))
-        return np.frombuffer(buf, dtype=np.int8)
+        return np.frombuffer(buf, dtype=INT8)
 
 
 def _scores(state, n: int) -> tuple[list[int], list[int]]:
