@@ -115,26 +115,27 @@ class Table:
         self.on_board[placement.tile] = 1
         return k
 
-    def _leave_frontier(self, anchor: int, blue: int, pink: int) -> None:
-        if blue | pink:
-            mask = FIT_BLUE[blue] & FIT_PINK[pink]
-            group = self.frontier[mask]
-            group.discard(anchor)
-            if not group:
-                del self.frontier[mask]
-
     def _take_block(self, a: int) -> None:
-        """The blocks overlapping the new tile are no longer free anchors."""
+        """The blocks overlapping the new tile are no longer free anchors:
+        each leaves its frontier group (one with no requirement is in none)."""
         free = self.anchor_free
-        blue, pink = self.blue_required, self.pink_required
+        frontier = self.frontier
+        blue_required, pink_required = self.blue_required, self.pink_required
         for other in self.game.geo.overlap[a]:
             if free[other]:
                 free[other] = 0
-                self._leave_frontier(other, blue[other], pink[other])
+                blue, pink = blue_required[other], pink_required[other]
+                if blue | pink:
+                    mask = FIT_BLUE[blue] & FIT_PINK[pink]
+                    group = frontier[mask]
+                    group.discard(other)
+                    if not group:
+                        del frontier[mask]
 
     def _require_around(self, a: int, pink8: int) -> None:
         """The free blocks touching the new tile must now match its ports:
-        move each to the frontier group of what fits there now."""
+        move each from its frontier group to the group of what fits there now
+        (the group moves are written out here: this runs per tile laid)."""
         free = self.anchor_free
         frontier = self.frontier
         blue_required, pink_required = self.blue_required, self.pink_required
@@ -143,7 +144,12 @@ class Table:
                 continue
             pink_bits, blue_bits = table[pink8]
             blue, pink = blue_required[other], pink_required[other]
-            self._leave_frontier(other, blue, pink)
+            if blue | pink:
+                mask = FIT_BLUE[blue] & FIT_PINK[pink]
+                group = frontier[mask]
+                group.discard(other)
+                if not group:
+                    del frontier[mask]
             blue |= blue_bits
             pink |= pink_bits
             blue_required[other] = blue
@@ -184,21 +190,22 @@ class Table:
 
     def _join_contacts(self, new_pieces: list[int]) -> None:
         """Each new pink port is open (it faces an empty unit or the edge) or
-        closes the pink port it meets, joining the two amoebas."""
+        closes the pink port it meets, joining the two amoebas. A piece's open
+        ports are added once, after its contacts (a union adds the counts of
+        the two amoebas, so the order leaves the same records)."""
         face = self.game.geo.face
         vis = self.unit_placement
         slot_piece = self.slot_piece
+        piece_slots = self.piece_slots
         piece_amoeba = self.piece_amoeba
         amoebas = self.amoebas
         changed = self.changed_amoebas
         for pid in new_pieces:
-            for s in self.piece_slots[pid]:
+            opened = 0
+            for s in piece_slots[pid]:
                 f = face[s]
                 if f < 0 or vis[f >> 2] < 0:
-                    aid = piece_amoeba[pid]
-                    v = amoebas[aid]
-                    amoebas[aid] = amoeba_record(v[0], v[1] + 1, v[2])
-                    changed.append(aid)
+                    opened += 1
                     continue
                 met = piece_amoeba[slot_piece[f]]
                 v = amoebas[met]
@@ -207,6 +214,11 @@ class Table:
                 mine = piece_amoeba[pid]
                 if mine != met:
                     self._union(mine, met)
+            if opened:
+                aid = piece_amoeba[pid]
+                v = amoebas[aid]
+                amoebas[aid] = amoeba_record(v[0], v[1] + opened, v[2])
+                changed.append(aid)
 
     def _index_complete(self, new_pieces: list[int]) -> None:
         """Index the amoebas the new tile completed (they may be claimed)."""
