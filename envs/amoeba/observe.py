@@ -177,25 +177,19 @@ class Observer:
 
     # ------------------------------------------------------------ planes
     def planes(self, state) -> bytearray:
-        """The board planes of ``state`` (owners as OWNER_CODE + seat)."""
-        view = self._painted_view(state)
-        if state.offers or view.offer_members:
-            self._paint_offer(view, state)
-        return view.planes
-
-    def _painted_view(self, state) -> PaintedPlanes:
-        """The view of ``state`` with its table painted. The view observed
-        last follows the state whose log it holds; one whose log and
-        placements have not grown since needs no paint."""
+        """The board planes of ``state`` (owners as OWNER_CODE + seat). The
+        view observed last follows the state whose log it holds; one whose
+        log and placements have not grown since needs no paint."""
         view = self._recent
         log = state.changed_amoebas
         if view is None or view.log is not log:
             view = self._view_of(state)
-        elif view.log_read == len(log) and view.count == len(state.placements):
-            return view
-        self._paint_placements(view, state)
-        self._paint_amoebas(view, state)
-        return view
+            self._paint_table(view, state)
+        elif view.log_read != len(log) or view.count != len(state.placements):
+            self._paint_table(view, state)
+        if state.offers or view.offer_members:
+            self._paint_offer(view, state)
+        return view.planes
 
     def _view_of(self, state) -> PaintedPlanes:
         """The state's own view, else a copy of the last one observed if the
@@ -211,22 +205,18 @@ class Observer:
         self._recent = view
         return view
 
-    def _paint_placements(self, view: PaintedPlanes, state) -> None:
+    def _paint_table(self, view: PaintedPlanes, state) -> None:
+        """The placements not painted yet, then every amoeba whose record is
+        not the one painted: those the state logged since the last call (each
+        once), or all of them for a view that has not followed this state
+        (new, or copied from another position). The scores are kept unless a
+        record with an owner changed or went."""
         placements = state.placements
-        count = len(placements)
-        if view.count == count:
-            return
-        for k in range(view.count, count):
-            self._paint_placement(view.planes, state, k)
-        view.count = count
-        view.last = placements[-1]
-
-    def _paint_amoebas(self, view: PaintedPlanes, state) -> None:
-        """Every amoeba whose record is not the one painted: those the state
-        logged since the last call (each once), or all of them for a view
-        that has not followed this state (new, or copied from another
-        position). The scores are kept unless a record with an owner changed
-        or went."""
+        if view.count != len(placements):
+            for k in range(view.count, len(placements)):
+                self._paint_placement(view.planes, state, k)
+            view.count = len(placements)
+            view.last = placements[-1]
         log = state.changed_amoebas
         amoebas = state.amoebas
         if view.log is log:

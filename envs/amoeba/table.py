@@ -80,9 +80,9 @@ class Table:
         k = self._record_placement(Placement(a, tile, rot, 1))
         self._take_block(a)
         self._require_around(a, PINK8_LIST[oriented])
-        new_pieces = self._add_pieces(k, self.game.geo.port_slot[a], ORIENTED[oriented])
-        self._join_contacts(new_pieces)
-        self._index_complete(new_pieces)
+        contacts = self._add_pieces(k, self.game.geo.port_slot[a], ORIENTED[oriented])
+        self._join_contacts(contacts)
+        self._index_complete(self.placement_pieces[k])
         self.first_tile_pending = False
         self._cache = {}
         return k
@@ -161,13 +161,18 @@ class Table:
             else:
                 group.add(other)
 
-    def _add_pieces(self, k: int, slots: tuple[int, ...], pieces) -> list[int]:
-        """The ground tile's pieces, each an amoeba of its own for now."""
+    def _add_pieces(self, k: int, slots: tuple[int, ...], pieces) -> list[tuple[int, int]]:
+        """The ground tile's pieces, each an amoeba of its own for now with
+        its open ports (those facing an empty unit or the edge). Returns the
+        contacts, (new piece, the slot its port meets), in piece order."""
+        face = self.game.geo.face
+        vis = self.unit_placement
         amoebas = self.amoebas
         piece_amoeba = self.piece_amoeba
         piece_slots = self.piece_slots
         slot_piece = self.slot_piece
         new_pieces = []
+        contacts = []
         aid = self.next_amoeba_id
         pid = len(piece_slots)
         self.changed_amoebas.extend(range(aid, aid + len(pieces)))
@@ -175,9 +180,15 @@ class Table:
             own_slots = tuple([slots[p] for p in piece])
             piece_slots.append(own_slots)
             piece_amoeba.append(aid)
-            amoebas[aid] = amoeba_record((pid,), 0, -1)
+            opened = 0
             for s in own_slots:
                 slot_piece[s] = pid
+                f = face[s]
+                if f < 0 or vis[f >> 2] < 0:
+                    opened += 1
+                else:
+                    contacts.append((pid, f))
+            amoebas[aid] = amoeba_record((pid,), opened, -1)
             new_pieces.append(pid)
             pid += 1
             aid += 1
@@ -186,39 +197,23 @@ class Table:
         self.piece_placement.extend([k] * count)
         self.piece_number.extend(range(1, count + 1))
         self.placement_pieces.append(new_pieces)
-        return new_pieces
+        return contacts
 
-    def _join_contacts(self, new_pieces: list[int]) -> None:
-        """Each new pink port is open (it faces an empty unit or the edge) or
-        closes the pink port it meets, joining the two amoebas. A piece's open
-        ports are added once, after its contacts (a union adds the counts of
-        the two amoebas, so the order leaves the same records)."""
-        face = self.game.geo.face
-        vis = self.unit_placement
+    def _join_contacts(self, contacts: list[tuple[int, int]]) -> None:
+        """Each contact closes the pink port the new piece meets and joins
+        the two amoebas (one port fewer open; the union adds the rest)."""
         slot_piece = self.slot_piece
-        piece_slots = self.piece_slots
         piece_amoeba = self.piece_amoeba
         amoebas = self.amoebas
-        changed = self.changed_amoebas
-        for pid in new_pieces:
-            opened = 0
-            for s in piece_slots[pid]:
-                f = face[s]
-                if f < 0 or vis[f >> 2] < 0:
-                    opened += 1
-                    continue
-                met = piece_amoeba[slot_piece[f]]
-                v = amoebas[met]
-                amoebas[met] = amoeba_record(v[0], v[1] - 1, v[2])
-                changed.append(met)
-                mine = piece_amoeba[pid]
-                if mine != met:
-                    self._union(mine, met)
-            if opened:
-                aid = piece_amoeba[pid]
-                v = amoebas[aid]
-                amoebas[aid] = amoeba_record(v[0], v[1] + opened, v[2])
-                changed.append(aid)
+        for pid, met_slot in contacts:
+            met = piece_amoeba[slot_piece[met_slot]]
+            mine = piece_amoeba[pid]
+            if mine != met:
+                self._union(mine, met, closed=1)
+                continue
+            v = amoebas[met]
+            amoebas[met] = amoeba_record(v[0], v[1] - 1, v[2])
+            self.changed_amoebas.append(met)
 
     def _index_complete(self, new_pieces: list[int]) -> None:
         """Index the amoebas the new tile completed (they may be claimed)."""
@@ -232,8 +227,9 @@ class Table:
             if v.owner < 0 and v.open_ports == 0:
                 self.complete_unclaimed[aid] = self.amoeba_key(aid)
 
-    def _union(self, keep: int, absorb: int) -> None:
-        """Merge two amoebas: the smaller one's pieces join the larger."""
+    def _union(self, keep: int, absorb: int, closed: int = 0) -> None:
+        """Merge two amoebas: the smaller one's pieces join the larger (with
+        the open ports of both, less the ``closed`` ones that joined them)."""
         amoebas = self.amoebas
         kept, absorbed = amoebas[keep], amoebas[absorb]
         if len(kept[0]) < len(absorbed[0]):
@@ -245,7 +241,7 @@ class Table:
         if absorbed[2] >= 0 and owner < 0:
             owner = absorbed[2]
             self.claimed.add(keep)
-        amoebas[keep] = amoeba_record(tuple(kept[0]) + tuple(absorbed[0]), kept[1] + absorbed[1], owner)
+        amoebas[keep] = amoeba_record(kept[0] + absorbed[0], kept[1] + absorbed[1] - closed, owner)
         self.changed_amoebas.append(keep)
         self.claimed.discard(absorb)
         self.complete_unclaimed.pop(absorb, None)
