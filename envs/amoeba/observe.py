@@ -72,6 +72,7 @@ _FLIP = bytes([1, 0] + list(range(2, 256)))  # on the table (1) -> not unseen (0
 _SELECTION = [bytes(12)] + [bytes(i == j for j in range(12)) for i in range(12)]
 _PHASE = {0: b"\x01\x00\x00", 1: b"\x00\x01\x00", 2: b"\x00\x00\x01"}
 _NO_PHASE = b"\x00\x00\x00"
+_HAND_PADS = [bytes(9 * (HAND_SLOTS - size)) for size in range(HAND_SLOTS)]  # the empty hand slots
 INT8 = np.dtype(np.int8)
 HAND9 = [bytes([1] + PORT_PIECE_NUM[t * 4].tolist()) for t in range(NUM_TILES)]
 
@@ -161,6 +162,11 @@ class Observer:
         game.observation_high = 127
         self.owner_tables = [_owner_table(game.num_players, p) for p in range(game.num_players)]
         self.cells = Cells(game.geo, self.area)
+        self.turn_scale = max(1, game.max_turns)  # the turn is shown as a percentage of the limit
+        n = game.num_players
+        # per player, the seats from its own on; the block of the seats this game has not
+        self.seat_orders = [tuple((player + k) % n for k in range(n)) for player in range(n)]
+        self.absent_seats = bytes(5 * (SEATS - n))
         self._views: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._recent: PaintedPlanes | None = None
 
@@ -345,30 +351,30 @@ class Observer:
         for t in hand[:HAND_SLOTS]:
             buf += HAND9[t]
         if len(hand) < HAND_SLOTS:
-            buf += bytes(9 * (HAND_SLOTS - len(hand)))
+            buf += _HAND_PADS[len(hand)]
         phase = state.phase
         selection = state.selection
         shown = selection is not None and state.mover == player and phase == 1
         buf += _SELECTION[1 + selection[0] * 4 + selection[1] if shown else 0]
         buf.append(state.die)
-        buf.append(max(state.placements_left, 0))
+        left = state.placements_left
+        buf.append(left if left > 0 else 0)
         buf += _PHASE.get(phase, _NO_PHASE)
         buf.append(1 if state.first_tile_pending else 0)
         supply = state.supply
         hands = state.hands
-        for k in range(n):
-            s = (player + k) % n
+        for s in self.seat_orders[player]:
             buf += bytes((1, supply[s], scores[s], largest[s], len(hands[s])))
-        if n < SEATS:
-            buf += bytes(5 * (SEATS - n))
-        buf.append(len(state.pile))
+        buf += self.absent_seats
+        buf.append(len(state.pile.draw_pile))
         unseen = state.on_board.translate(_FLIP)
         for t in hand:
             unseen[t] = 0
         for t in state.removed[player]:
             unseen[t] = 0
         buf += unseen
-        buf.append(min(CAP, (100 * state.turn) // max(1, game.max_turns)))
+        progress = (100 * state.turn) // self.turn_scale
+        buf.append(progress if progress < CAP else CAP)
         return np.frombuffer(buf, INT8)  # a positional dtype is the quicker call
 
 

@@ -441,10 +441,11 @@ class AmoebaState(Table, Splits, State):
         ``advance``, run its turn to its first decision. Returns whether a
         next turn began."""
         hand = self.hands[self.mover]
-        while len(hand) < self.game.config["hand_size"] and self.pile:
+        pile = self.pile.draw_pile  # read as a list: this runs every turn
+        while len(hand) < self.game.config["hand_size"] and pile:
             hand.append(self.pile.draw())
         self.turn += 1
-        if (not self.pile and not any(self.hands)) or not any(self.supply):
+        if (not pile and not any(self.hands)) or not any(self.supply):
             self._terminal = True
         elif self.turn >= self.game.max_turns:
             self._truncated = True
