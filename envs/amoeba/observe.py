@@ -213,10 +213,10 @@ class Observer:
 
     def _paint_table(self, view: PaintedPlanes, state) -> None:
         """The placements not painted yet, then every amoeba whose record is
-        not the one painted: those the state logged since the last call (each
-        once), or all of them for a view that has not followed this state
-        (new, or copied from another position). The scores are kept unless a
-        record with an owner changed or went."""
+        not the one painted: those the state logged since the last call, or
+        all of them for a view that has not followed this state (new, or
+        copied from another position). The scores are kept unless a record
+        with an owner changed or went."""
         placements = state.placements
         if view.count != len(placements):
             for k in range(view.count, len(placements)):
@@ -226,7 +226,7 @@ class Observer:
         log = state.changed_amoebas
         amoebas = state.amoebas
         if view.log is log:
-            changed = dict.fromkeys(log[view.log_read :])
+            changed = log[view.log_read :]  # an id twice is painted once: its record is then the painted one
         else:
             changed = amoebas
             view.log = log
@@ -256,14 +256,15 @@ class Observer:
         piece_slots = state.piece_slots
         placement = state.placements[k]
         if placement.level == 2:
-            for i in cells.top[placement.anchor]:
-                planes[i] = 1
+            top0, top1, top2, top3 = cells.top[placement.anchor]
+            planes[top0] = planes[top1] = planes[top2] = planes[top3] = 1
             for pid in state.placement_pieces[k]:
                 for s in piece_slots[pid]:
                     planes[piece_at + slot_cell[s]] = number[pid]
             return
-        for i in cells.ground[placement.anchor]:
-            planes[i] = 1
+        unit0, unit1, unit2, unit3, row0, row1, column0, column3 = cells.ground[placement.anchor]
+        planes[unit0] = planes[unit1] = planes[unit2] = planes[unit3] = 1
+        planes[row0] = planes[row1] = planes[column0] = planes[column3] = 1
         open_at = cells.open_at
         face = self.game.geo.face
         vis = state.unit_placement

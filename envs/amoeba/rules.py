@@ -36,7 +36,7 @@ from meeplezoo.envs.amoeba.records import (
     Phase,
     Placement,
     SplitPlan,
-    amoeba_record,
+    record,
 )
 from meeplezoo.envs.amoeba.splits import Splits
 from meeplezoo.envs.amoeba.table import Table
@@ -362,7 +362,7 @@ class AmoebaState(Table, Splits, State):
     def _claim(self, _offset: int) -> None:
         aid = self.offers[self.offer_index]
         v = self.amoebas[aid]
-        self.amoebas[aid] = amoeba_record(v.members, v.open_ports, self.mover)
+        self.amoebas[aid] = record(Amoeba, (v.members, v.open_ports, self.mover))
         self.changed_amoebas.append(aid)
         self.claimed.add(aid)
         self.complete_unclaimed.pop(aid, None)
@@ -441,9 +441,9 @@ class AmoebaState(Table, Splits, State):
         ``advance``, run its turn to its first decision. Returns whether a
         next turn began."""
         hand = self.hands[self.mover]
-        pile = self.pile.draw_pile  # read as a list: this runs every turn
+        pile = self.pile.draw_pile  # the top is the end: drawn as a list, as this runs every turn
         while len(hand) < self.game.config["hand_size"] and pile:
-            hand.append(self.pile.draw())
+            hand.append(pile.pop())
         self.turn += 1
         if (not pile and not any(self.hands)) or not any(self.supply):
             self._terminal = True

@@ -16,7 +16,7 @@ from array import array
 
 import numpy as np
 
-from meeplezoo.envs.amoeba.records import CLAIM, Amoeba, Placement, amoeba_record
+from meeplezoo.envs.amoeba.records import CLAIM, Amoeba, Placement, record
 from meeplezoo.envs.amoeba.tiles import ALL_ORIENTED, BLUE_AT, NUM_TILES, ORIENTED, PINK8_LIST, PINK_AT
 
 
@@ -77,9 +77,8 @@ class Table:
         known legal); keeps amoebas, open ports and the anchor frontier up to date."""
         oriented = tile * 4 + rot
         self._check_ground(a, oriented, check)
-        k = self._record_placement(Placement(a, tile, rot, 1))
-        self._take_block(a)
-        self._require_around(a, PINK8_LIST[oriented])
+        k = self._record_placement(record(Placement, (a, tile, rot, 1)))
+        self._update_frontier(a, PINK8_LIST[oriented])
         contacts = self._add_pieces(k, self.game.geo.port_slot[a], ORIENTED[oriented])
         self._join_contacts(contacts)
         self._index_complete(self.placement_pieces[k])
@@ -115,13 +114,17 @@ class Table:
         self.on_board[placement.tile] = 1
         return k
 
-    def _take_block(self, a: int) -> None:
-        """The blocks overlapping the new tile are no longer free anchors:
-        each leaves its frontier group (one with no requirement is in none)."""
+    def _update_frontier(self, a: int, pink8: int) -> None:
+        """The blocks overlapping the new tile leave the frontier (no longer
+        free anchors); the free blocks touching it must now match its ports,
+        so each moves to the frontier group of what fits there now. (A block
+        with no requirement is in no group; the group moves are written out
+        here, as this runs per tile laid.)"""
         free = self.anchor_free
         frontier = self.frontier
         blue_required, pink_required = self.blue_required, self.pink_required
-        for other in self.game.geo.overlap[a]:
+        geo = self.game.geo
+        for other in geo.overlap[a]:
             if free[other]:
                 free[other] = 0
                 blue, pink = blue_required[other], pink_required[other]
@@ -131,15 +134,7 @@ class Table:
                     group.discard(other)
                     if not group:
                         del frontier[mask]
-
-    def _require_around(self, a: int, pink8: int) -> None:
-        """The free blocks touching the new tile must now match its ports:
-        move each from its frontier group to the group of what fits there now
-        (the group moves are written out here: this runs per tile laid)."""
-        free = self.anchor_free
-        frontier = self.frontier
-        blue_required, pink_required = self.blue_required, self.pink_required
-        for other, table in self.game.geo.contact_tables[a]:
+        for other, table in geo.contact_tables[a]:
             if not free[other]:
                 continue
             pink_bits, blue_bits = table[pink8]
@@ -188,7 +183,7 @@ class Table:
                     opened += 1
                 else:
                     contacts.append((pid, f))
-            amoebas[aid] = amoeba_record((pid,), opened, -1)
+            amoebas[aid] = record(Amoeba, ((pid,), opened, -1))
             new_pieces.append(pid)
             pid += 1
             aid += 1
@@ -212,7 +207,7 @@ class Table:
                 self._union(mine, met, closed=1)
                 continue
             v = amoebas[met]
-            amoebas[met] = amoeba_record(v[0], v[1] - 1, v[2])
+            amoebas[met] = record(Amoeba, (v[0], v[1] - 1, v[2]))
             self.changed_amoebas.append(met)
 
     def _index_complete(self, new_pieces: list[int]) -> None:
@@ -241,7 +236,7 @@ class Table:
         if absorbed[2] >= 0 and owner < 0:
             owner = absorbed[2]
             self.claimed.add(keep)
-        amoebas[keep] = amoeba_record(kept[0] + absorbed[0], kept[1] + absorbed[1] - closed, owner)
+        amoebas[keep] = record(Amoeba, (kept[0] + absorbed[0], kept[1] + absorbed[1] - closed, owner))
         self.changed_amoebas.append(keep)
         self.claimed.discard(absorb)
         self.complete_unclaimed.pop(absorb, None)
@@ -250,7 +245,7 @@ class Table:
     def _new_amoeba(self, members: list[int], open_ports: int, owner: int) -> int:
         aid = self.next_amoeba_id
         self.next_amoeba_id += 1
-        self.amoebas[aid] = amoeba_record(tuple(members), open_ports, owner)
+        self.amoebas[aid] = record(Amoeba, (tuple(members), open_ports, owner))
         self.changed_amoebas.append(aid)
         if owner >= 0:
             self.claimed.add(aid)
@@ -264,7 +259,7 @@ class Table:
     def set_owner(self, aid: int, seat: int) -> None:
         """Put seat's nucleus on an amoeba (-1: none); no supply change."""
         v = self.amoebas[aid]
-        self.amoebas[aid] = amoeba_record(v.members, v.open_ports, seat)
+        self.amoebas[aid] = record(Amoeba, (v.members, v.open_ports, seat))
         self.changed_amoebas.append(aid)
         if seat >= 0:
             self.claimed.add(aid)
