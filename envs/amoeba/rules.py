@@ -125,10 +125,11 @@ class AmoebaGame(Game):
             state.pile = Deck(config["pile_override"])
         else:
             state.pile = Deck.shuffled(range(NUM_TILES), state.rng)
+        pile = state.pile.draw_pile  # the top is the end
         for hand in state.hands:
             for _ in range(config["hand_size"]):
-                if state.pile:
-                    hand.append(state.pile.draw())
+                if pile:
+                    hand.append(pile.pop())
         state._begin_turn()
         return state
 

@@ -128,13 +128,16 @@ class MeepleEnv(AECEnv):
         seed = check_seed(seed)
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"reset options must be a dict or None, got {options!r}")
-        unknown = sorted(set(options or ()) - set(self.RESET_OPTIONS), key=repr)
-        if unknown:
-            warnings.warn(
-                f"reset ignores unknown option(s) {unknown}; known: {list(self.RESET_OPTIONS)}", stacklevel=2
-            )
-        position = (options or {}).get("state")
-        loaded = None if position is None else self.game.state_from_dict(position)
+        loaded = None
+        if options:
+            unknown = sorted(set(options) - set(self.RESET_OPTIONS), key=repr)
+            if unknown:
+                warnings.warn(
+                    f"reset ignores unknown option(s) {unknown}; known: {list(self.RESET_OPTIONS)}",
+                    stacklevel=2,
+                )
+            position = options.get("state")
+            loaded = None if position is None else self.game.state_from_dict(position)
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
         if loaded is not None:
@@ -150,7 +153,7 @@ class MeepleEnv(AECEnv):
             done, seat = state.done, state.current_player
         except (IndexError, KeyError, TypeError) as exc:
             raise ValueError(f"the position does not say who moves: {exc!r}") from None
-        index = integer_index(seat)
+        index = seat if type(seat) is int else integer_index(seat)
         if not done and (index is None or not 0 <= index < len(self.possible_agents)):
             raise ValueError(f"the position's seat to move, {seat!r}, is not a seat of this game")
         self.game_state = state
@@ -159,17 +162,17 @@ class MeepleEnv(AECEnv):
             None  # {"action": a, "seat": s} once an illegal action ended the game
         )
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._mask: np.ndarray | None = None
         self._rewards_pending = False
-        if state.done:
+        if done:
             self._finish(state.returns(), truncated=state.truncated and not state.terminal)
         else:
-            self.agent_selection = self.possible_agents[state.current_player]
+            self.agent_selection = self.possible_agents[index]
 
     def _require_game(self, method: str) -> State:
         if self.game_state is None:

@@ -44,7 +44,7 @@ class Deck:
 
     def shuffle(self, rng: np.random.Generator) -> None:
         """Shuffle the draw pile in place."""
-        order = rng.permutation(len(self.draw_pile))
+        order = rng.permutation(len(self.draw_pile)).tolist()  # Python ints index a list faster
         pile = self.draw_pile
         self.draw_pile = [pile[i] for i in order]
 
