@@ -121,7 +121,7 @@ class PaintedPlanes:
         new.last = self.last
         new.painted = dict(self.painted)
         new.offer_members = self.offer_members
-        new.log, new.log_read, new.scores = None, 0, None
+        new.log, new.log_read, new.scores = None, 0, self.scores
         new.owner_views = dict(self.owner_views)
         return new
 
@@ -228,9 +228,11 @@ class Observer:
         if view.log is log:
             changed = log[view.log_read :]  # an id twice is painted once: its record is then the painted one
         else:
-            changed = amoebas
             view.log = log
-            view.scores = None
+            # the records painted are those of the table (a clone of the position painted): nothing to do
+            changed = () if view.painted == amoebas else amoebas
+            if changed:
+                view.scores = None
         view.log_read = len(log)
         painted = view.painted
         for aid in changed:
