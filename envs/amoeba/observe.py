@@ -23,6 +23,12 @@ changes, and clones share them) it has painted, and paints only what is new
 (the amoebas the rules logged in ``changed_amoebas`` since its last call).
 A clone, or a later position of the same game, starts from the planes of an
 earlier position when its placements continue that position's.
+
+The observer runs once per env step, so the painting is kept lean: the view
+observed last is found by its state's log (no lookup), a table that has not
+changed is not repainted, the cells a placement writes are worked out once
+per game, an amoeba that only grew repaints its size and its new pieces, and
+each seat's owner planes and the scores are kept until they change.
 """
 
 from __future__ import annotations
@@ -127,7 +133,7 @@ class PaintedPlanes:
 
 
 class Cells:
-    """Where a placement writes, worked out once per board size: per anchor,
+    """Where a placement writes, worked out once per game: per anchor,
     the plane cells a ground tile and a top tile set to 1; per port slot, the
     cell of its port in each plane pair (plane offset + ``slot_cell[s]``)."""
 

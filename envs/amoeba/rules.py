@@ -64,6 +64,9 @@ __all__ = [
 ]
 
 
+MASK_DTYPE = np.dtype(np.bool_)
+
+
 class AmoebaGame(Game):
     info = GameInfo(
         name="amoeba_v0",
@@ -296,7 +299,7 @@ class AmoebaState(Table, Splits, State):
         return mask
 
     def legal_action_mask(self) -> np.ndarray:
-        return np.frombuffer(self._mask_bytes()[:], dtype=np.bool_)
+        return np.frombuffer(self._mask_bytes()[:], MASK_DTYPE)  # a positional dtype is the quicker call
 
     def _is_legal(self, action: int) -> bool:
         """The byte mask answers without building the numpy mask."""

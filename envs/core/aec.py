@@ -20,6 +20,7 @@ from meeplezoo.envs.core.replay import ReplayRecord, seal
 from meeplezoo.envs.core.state import Game, State, integer_index
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
+MASK_DTYPE = np.dtype(np.int8)  # the action mask handed out (a dtype object converts fastest)
 
 
 class ResetNeededError(ResetNeeded, ValueError):
@@ -200,7 +201,7 @@ class MeepleEnv(AECEnv):
             and agent in self.terminations
             and not (self.terminations[agent] or self.truncations[agent])
         ):
-            mask = self._current_mask().astype(np.int8)
+            mask = self._current_mask().astype(MASK_DTYPE)
         else:
             mask = self._zero_mask.copy()
         return {"observation": obs, "action_mask": mask}
