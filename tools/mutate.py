@@ -154,10 +154,10 @@ def nested_codes(code: types.CodeType) -> Iterator[types.CodeType]:
             yield from nested_codes(const)
 
 
-def live_functions(module: types.ModuleType, filename: str) -> dict[tuple, types.FunctionType]:
+def live_functions(module: types.ModuleType, filename: str) -> dict[tuple, list[types.FunctionType]]:
     """Every function object of ``module`` defined in ``filename`` reachable
     from its globals: functions, methods, properties, lambdas in tables."""
-    found: dict[tuple, types.FunctionType] = {}
+    found: dict[tuple, list[types.FunctionType]] = {}
     seen: set[int] = set()
 
     def visit(obj, depth: int) -> None:
@@ -166,7 +166,7 @@ def live_functions(module: types.ModuleType, filename: str) -> dict[tuple, types
         seen.add(id(obj))
         if isinstance(obj, types.FunctionType):
             if obj.__code__.co_filename == filename:
-                found.setdefault(code_key(obj.__code__), obj)
+                found.setdefault(code_key(obj.__code__), []).append(obj)
             return
         if isinstance(obj, (staticmethod, classmethod)):
             visit(obj.__func__, depth + 1)
@@ -195,13 +195,17 @@ def live_functions(module: types.ModuleType, filename: str) -> dict[tuple, types
     return found
 
 
-def outermost_changed(original: types.CodeType, mutated: types.CodeType) -> list[types.CodeType]:
-    """The mutated module's outermost code objects that differ from the
-    original's (patching an outer function carries the inner ones with it).
-    The two trees are walked side by side: a mutation adds or removes no code
-    object, and a lookup by name and line would confuse two comprehensions
-    nested on one line."""
-    changed: list[types.CodeType] = []
+def changed_codes(
+    original: types.CodeType, mutated: types.CodeType
+) -> list[tuple[types.CodeType, types.CodeType]]:
+    """(original, mutated) for every function code object that the mutation
+    changed, outermost first and then the changed ones nested in it: patching
+    an outer function changes what it builds from now on, and patching the
+    nested ones reaches the closures it built already (a factory's functions
+    kept in a table at import). The two trees are walked side by side: a
+    mutation adds or removes no code object, and a lookup by name and line
+    would confuse two comprehensions nested on one line."""
+    changed: list[tuple[types.CodeType, types.CodeType]] = []
 
     def inner(code: types.CodeType) -> list[types.CodeType]:
         return [const for const in code.co_consts if isinstance(const, types.CodeType)]
@@ -209,13 +213,14 @@ def outermost_changed(original: types.CodeType, mutated: types.CodeType) -> list
     def visit(before: types.CodeType, after: types.CodeType) -> None:
         olds, news = inner(before), inner(after)
         if [code_key(c) for c in olds] != [code_key(c) for c in news]:
-            changed.append(after)
+            changed.append((before, after))
             return
         for old, new in zip(olds, news):
             if not new.co_flags & inspect.CO_NEWLOCALS:  # a class body: look at its methods
                 visit(old, new)
             elif old.co_code != new.co_code or old.co_consts != new.co_consts:
-                changed.append(new)
+                changed.append((old, new))
+                visit(old, new)
 
     visit(original, mutated)
     return changed
@@ -370,9 +375,9 @@ class MutantRunner:
     def _run(self, mutant: Mutant, tree: ast.Module, original, live: dict, reaching: list) -> str:
         if not reaching:
             return "not covered"
-        changed = outermost_changed(original, compile(tree, original.co_filename, "exec"))
-        targets = [(live.get(code_key(code)), code) for code in changed]
-        if not targets or any(f is None or f.__code__.co_freevars != c.co_freevars for f, c in targets):
+        changed = changed_codes(original, compile(tree, original.co_filename, "exec"))
+        targets = [(function, new) for old, new in changed for function in live.get(code_key(old), ())]
+        if not targets or any(f.__code__.co_freevars != c.co_freevars for f, c in targets):
             return "unpatchable"
 
         def work() -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tools.mutate import kill_rate, module_name, mutants_of, mutate, outermost_changed
+from tools.mutate import changed_codes, kill_rate, module_name, mutants_of, mutate
 
 SAMPLE = Path("tests/tools/sample_rules.py")
 TESTS = ["tests/tools/sample_tests.py"]
@@ -59,5 +59,29 @@ def test_a_mutant_beside_two_comprehensions_nested_on_one_line_is_patchable():
     source = "def grid():\n    return [[0 for _ in range(2)] for _ in range(3)]\n\n\ndef limit(x):\n    return x < 3\n"
     original = compile(source, "sample.py", "exec")
     for mutant, tree in mutants_of(source):
-        changed = outermost_changed(original, compile(tree, "sample.py", "exec"))
-        assert [code.co_name for code in changed] == (["limit"] if mutant.line == 6 else ["grid"])
+        changed = changed_codes(original, compile(tree, "sample.py", "exec"))
+        assert changed[0][1].co_name == ("limit" if mutant.line == 6 else "grid")
+
+
+def test_closures_a_factory_built_at_import_are_patched_too():
+    """A table of functions made by a factory at import: patching the factory
+    alone would leave the table's closures as they were, and every mutant
+    inside them would survive without ever running."""
+    import types
+
+    from tools.mutate import code_key, live_functions
+
+    source = (
+        "def factory(k):\n    def step(x):\n        return x + k\n\n    return step\n\n\n"
+        "TABLE = (factory(1), factory(2))\n"
+    )
+    module = types.ModuleType("factory_sample")
+    original = compile(source, "factory_sample.py", "exec")
+    exec(original, module.__dict__)
+    live = live_functions(module, "factory_sample.py")
+    (mutant, tree), *_ = [(m, t) for m, t in mutants_of(source) if m.line == 3]
+    for old, new in changed_codes(original, compile(tree, "factory_sample.py", "exec")):
+        for function in live.get(code_key(old), ()):
+            function.__code__ = new
+    assert mutant.change == "Add -> Sub"
+    assert [step(5) for step in module.TABLE] == [4, 3]
