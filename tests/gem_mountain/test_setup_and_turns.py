@@ -63,3 +63,23 @@ def test_an_onyx_outscores_a_diamond():
     assert list(s.returns()) == [1.0, -1.0]
     s = new(holdings=[{"Onyx": 1, "Topaz": 1}, {"Onyx": 2}], dark_tunnels=True)
     assert s.scores() == [6 * -1 + 1, 6 * 2]
+
+
+def test_a_random_map_turns_its_tiles_every_way():
+    """Setup: each tile of a random map lies at a random quarter turn, and
+    every one of the four comes up."""
+    for seed in range(3):
+        assert set(GemMountainGame().new_initial_state(seed).rotations) == {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize("start_tiles", ["any", "action"])
+def test_start_tiles_come_from_the_tiles_the_map_left_over(start_tiles):
+    """Setup, start tiles: while the unused pool holds a fitting tile, each seat's
+    start tile is taken from it, so the map, the unused pool and the start tiles
+    together are the pool once (no tile is drawn from a fresh copy)."""
+    game = GemMountainGame(start_tiles=start_tiles, map_rows=4, map_cols=4)
+    for seed in range(5):
+        s = game.new_initial_state(seed)
+        on_map = sum(c >= 0 for c in s.cells)
+        held = sum(map(sum, s.gems)) + sum(map(sum, s.action_tiles))
+        assert held == 2 and on_map + len(s.unused) + held == len(game.pool)
