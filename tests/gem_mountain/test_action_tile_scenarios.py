@@ -124,3 +124,25 @@ def test_twister_turns_both_arrows_round():
     s = new(arrows=(1, 5), second_arrow=True, holdings=[{"Twister": 1}, {}], golden_actions=True)
     act(s, "use Twister")
     assert s.arrows == [5, 1] and s.phase == GRAB
+
+
+def test_lantern_is_usable_while_a_single_face_down_tile_is_left():
+    s = new(dark_tunnels=True, holdings=[{"Lantern": 1}, {}])
+    s.face_up = [True] * len(s.cells)
+    s.face_up[cell(3, 3)] = False
+    s._recount()
+    assert "use Lantern" in legal_names(s)
+    act(s, "use Lantern")
+    assert legal_cells(s) == {(3, 3)}
+
+
+def test_thief_reaches_the_opponent_two_seats_later():
+    """Interpretation 18: with three players OPP 2 is the seat two after the
+    player (seat 2 for seat 0), never the player himself."""
+    s = new(num_players=3, holdings=[{"Thief": 1}, {}, {"Ruby": 1}], golden_actions=True)
+    assert "use Thief" in legal_names(s)
+    act(s, "use Thief")
+    assert legal_names(s) == ["opponent +2"]
+    act(s, "opponent +2")
+    act(s, "gem Ruby")
+    assert [s.gems[p][RUBY] for p in range(3)] == [1, 0, 0]

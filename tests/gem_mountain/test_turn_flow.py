@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from meeplezoo.envs.core.rng import make_rng
 from meeplezoo.envs.gem_mountain import tiles
+from meeplezoo.envs.gem_mountain.decisions import NOTHING
 from meeplezoo.envs.gem_mountain.rules import GemMountainGame
-from meeplezoo.envs.gem_mountain.tiles import ActionKind
+from meeplezoo.envs.gem_mountain.tiles import NUM_GEMS, PLAIN, ActionKind
 from tests.gem_mountain.helpers import M, act, cell, layout, legal_names, new
 
 # the page's "Decisions": the blocks of the flat action space, in order, with their sizes
@@ -190,3 +193,42 @@ def test_spending_a_secret_action_tile_shows_it_to_everyone():
     act(s, "use Anchor")
     seen[anchor] += 1
     assert s.secret_tiles[0] == -1 and s.seen == seen
+
+
+def test_a_public_copy_taken_this_window_is_kept_and_the_secret_one_spent():
+    """Interpretation: a tile taken in a window cannot be spent in it, so with
+    that copy and a secret one of the same kind, USE spends the secret one."""
+    s = GemMountainGame(start_tiles="action_secret").new_initial_state(0)
+    p, kind = s.player, s.secret_tiles[s.player] - NUM_GEMS
+    s.action_tiles[p][kind] += 1
+    s.taken_this_window[kind] += 1
+    s._usable_cache = None
+    s._recount()
+    s.apply(s.game.blocks.use + kind)
+    assert s.secret_tiles[p] == NOTHING and s.action_tiles[p][kind] == 1
+
+
+def test_determinize_redeals_a_secret_tile_whatever_its_design():
+    """Design 0 (a Diamond) is a secret like any other: another seat's sample
+    deals a different one in some worlds."""
+    game = GemMountainGame(start_tiles="any_secret", map_rows=4, map_cols=4)
+    s = game.new_initial_state(0)
+    s.secret_tiles[1] = 0
+    worlds = {s.determinize(0, np.random.default_rng(k)).secret_tiles[1] for k in range(30)}
+    assert len(worlds) > 1
+
+
+def test_determinize_deals_any_action_design_as_a_secret_action_tile():
+    """With action_secret, another seat's sampled secret is a plain action tile,
+    and the first action design (a Gust) is among those dealt."""
+    game = GemMountainGame(start_tiles="action_secret", map_rows=4, map_cols=4)
+    first_action = next(d for d in range(len(PLAIN)) if PLAIN[d] and d >= NUM_GEMS)
+    for seed in range(20):
+        s = game.new_initial_state(seed)
+        if first_action in s.hidden_tiles(0)[2]:
+            break
+    else:
+        raise AssertionError("no seed puts a plain first action tile among seat 0's hidden tiles")
+    worlds = [s.determinize(0, np.random.default_rng(k)).secret_tiles[1] for k in range(200)]
+    assert all(PLAIN[d] and d >= NUM_GEMS for d in worlds)
+    assert first_action in worlds
