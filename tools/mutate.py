@@ -23,6 +23,7 @@ import argparse
 import ast
 import contextlib
 import copy
+import functools
 import importlib
 import inspect
 import json
@@ -168,7 +169,9 @@ def live_functions(module: types.ModuleType, filename: str) -> dict[tuple, list[
             if obj.__code__.co_filename == filename:
                 found.setdefault(code_key(obj.__code__), []).append(obj)
             return
-        if isinstance(obj, (staticmethod, classmethod)):
+        if isinstance(obj, functools._lru_cache_wrapper):  # @cache / @lru_cache: the function inside
+            visit(obj.__wrapped__, depth + 1)
+        elif isinstance(obj, (staticmethod, classmethod)):
             visit(obj.__func__, depth + 1)
         elif isinstance(obj, property):
             for accessor in (obj.fget, obj.fset, obj.fdel):
@@ -342,6 +345,15 @@ def module_name(path: Path) -> str:
     return ".".join(["meeplezoo", *parts]) if parts[0] != "meeplezoo" else ".".join(parts)
 
 
+def clear_caches(module: types.ModuleType) -> None:
+    """Empty the module's ``functools`` caches (geometry built once per
+    configuration): what they kept was computed by the unmutated code."""
+    for value in vars(module).values():
+        clear = getattr(value, "cache_clear", None)
+        if callable(clear):
+            clear()
+
+
 class MutantRunner:
     """A pytest plugin that takes over the session's test loop: the tests are
     collected once, and each mutant's forked child runs only the collected
@@ -356,7 +368,7 @@ class MutantRunner:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session) -> bool:
         items = {item.nodeid: item for item in session.items}
-        module = importlib.import_module(module_name(self.path))
+        module = self.module = importlib.import_module(module_name(self.path))
         filename = module.__file__
         source = Path(filename).read_text(encoding="utf-8")
         original = compile(source, filename, "exec")
@@ -386,6 +398,7 @@ class MutantRunner:
             _silence()
             for function, code in targets:
                 function.__code__ = code
+            clear_caches(self.module)
             for item in reaching:
                 if any(report.failed for report in runtestprotocol(item, nextitem=None, log=False)):
                     return 1

@@ -85,3 +85,23 @@ def test_closures_a_factory_built_at_import_are_patched_too():
             function.__code__ = new
     assert mutant.change == "Add -> Sub"
     assert [step(5) for step in module.TABLE] == [4, 3]
+
+
+def test_a_cached_function_is_patched_and_its_cache_emptied():
+    """Geometry built once per configuration (``functools.cache``): the mutant
+    must reach the cached function and the values it computed before."""
+    import types
+
+    from tools.mutate import clear_caches, code_key, live_functions
+
+    source = "import functools\n\n\n@functools.cache\ndef doubled(x):\n    return x + x\n"
+    module = types.ModuleType("cached_sample")
+    original = compile(source, "cached_sample.py", "exec")
+    exec(original, module.__dict__)
+    assert module.doubled(2) == 4
+    (_mutant, tree), *_ = [(m, t) for m, t in mutants_of(source) if m.line == 6]
+    for old, new in changed_codes(original, compile(tree, "cached_sample.py", "exec")):
+        for function in live_functions(module, "cached_sample.py").get(code_key(old), ()):
+            function.__code__ = new
+    clear_caches(module)
+    assert module.doubled(2) == 0
