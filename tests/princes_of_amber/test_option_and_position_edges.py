@@ -63,3 +63,8 @@ def test_a_fresh_game_has_no_amber_holding_and_no_contest_totals():
     s = AmberGame(num_players=4).new_initial_state(2)
     assert s.hold_count == [0, 0, 0, 0]
     assert s.contest_totals == [0, 0]
+
+
+def test_deck_entries_of_none_and_of_a_hundred_copies_are_accepted():
+    game = AmberGame(deck_counts={"FIGHT": [["Duel", 100], ["Spare", 0]]})
+    assert game.num_cards == 100 and "Spare" not in game.card_names

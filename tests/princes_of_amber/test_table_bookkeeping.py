@@ -7,7 +7,7 @@ from __future__ import annotations
 from meeplezoo.envs.princes_of_amber.cards import EXILE, GUARDIAN, KING, NORTH, NUM_PRINCES, SOUTH, WIT
 from meeplezoo.envs.princes_of_amber.rules import NOBODY_HAS_A_PRINCE
 
-from .helpers import K, position, set_hand
+from .helpers import K, P, legal, position, set_hand
 
 
 def test_eliminated_players_are_ranked_in_the_order_they_fell_and_lose_their_princes():
@@ -90,3 +90,32 @@ def test_strength_grows_with_amber_held_longer_cards_armies_and_health():
     crowned = s.strength(0)
     s.hold_count[0] = 1
     assert crowned > wounded and s.strength(0) > crowned
+
+
+def test_a_captured_prince_adds_less_strength_than_a_free_one_but_still_some():
+    s = position(n=2)
+    other = next(i for i in range(NUM_PRINCES) if s.controller[i] < 0 and s.role[i] == EXILE)
+    alone = s.strength(0)
+    s.controller[other] = 0
+    free = s.strength(0)
+    s.captured[other], s.jailer[other] = 1, 1
+    captured = s.strength(0)
+    assert free > captured > alone
+
+
+def test_without_regent_offers_another_players_exile_is_no_candidate_for_a_vacant_post():
+    s = position(n=2, order=["Corwin", "Eric"], regent_offers_to_players=False)
+    s.controller[P["Gerard"]] = 1
+    s.take_amber(1)
+    s._run()
+    assert s.phase_name() == "APPOINT" and s.current_player == 1
+    assert P["Corwin"] not in legal(s)
+    assert all(s.controller[i] < 0 for i in legal(s) if i < NUM_PRINCES)
+
+
+def test_at_the_turn_limit_an_eliminated_player_ranks_below_the_players_still_in():
+    s = position(n=3)
+    s.eliminate(2)
+    s.turn_limit_reached = 1
+    returns = s.returns()
+    assert returns[0] == returns[1] > returns[2]
