@@ -19,6 +19,7 @@ def _second_player_attacks_first_players_amber(**config):
         s.role[i] = EXILE
     s.role[P["Eric"]], s.role[P["Benedict"]], s.role[P["Caine"]] = KING, GUARDIAN, NORTH
     s.controller[P["Benedict"]] = 0
+    s.controller[P["Gerard"]] = 0  # an exile of the defender: no Lord, he never defends
     s.amber = 0
     s.armies[P["Corwin"]] = 2
     s.refresh()
