@@ -4,6 +4,10 @@ his King and regents defend, and a neutral Amber's King defends alone."""
 
 from __future__ import annotations
 
+import json
+
+from meeplezoo.envs.princes_of_amber.rules import AmberState
+
 from .helpers import EXILE, GUARDIAN, KING, NORTH, PASS, P, act, card, decline, legal, position
 
 
@@ -62,3 +66,23 @@ def test_leader_only_a_neutral_ambers_king_defends_alone_even_the_first_prince()
     ):
         s.apply(PASS)
     assert s.war.defence == s.leadership(P["Corwin"])
+
+
+def test_an_attack_with_a_single_army_asks_for_shadow_armies_and_saves_mid_war():
+    s = position(
+        order=["Eric", "Corwin", "Julian", "Benedict", "Caine", "Gerard"],
+        turn=1,
+        hands={1: ["CONQUER", "FIGHT"], 0: ["FIGHT"]},
+    )
+    for i in range(9):
+        s.role[i] = EXILE
+    s.role[P["Eric"]] = KING
+    s.amber = 0
+    s.armies[P["Corwin"]] = 1
+    s.refresh()
+    act(s, P["Corwin"], card("CONQUER"))
+    while s.phase_name() in ("NEGATE", "BLOCK"):
+        s.apply(PASS)
+    assert s.phase_name() == "SHADOW_ARMIES" and s.current_player == 1
+    loaded = AmberState.from_dict(s.game, json.loads(json.dumps(s.to_dict())))
+    assert loaded.to_dict() == s.to_dict()

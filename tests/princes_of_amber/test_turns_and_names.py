@@ -11,7 +11,7 @@ import pytest
 
 from meeplezoo.envs.princes_of_amber.rules import AmberState, _window
 
-from .helpers import END, K, card, position
+from .helpers import END, K, P, card, legal, position
 
 
 def test_turns_pass_round_the_table_one_each_without_extra_turns():
@@ -55,3 +55,14 @@ def test_no_card_window_is_put_to_nobody_or_to_an_eliminated_player():
     assert _window(s, -1, kinds) is None
     s.eliminate(1)
     assert _window(s, 1, kinds) is None
+
+
+def test_a_free_card_is_played_by_no_prince_and_leaves_a_valid_position():
+    s = position(n=2, hands={0: ["BLESSING", "FIGHT"]})
+    s.controller[P["Brand"]] = 0
+    s.refresh()
+    assert card("BLESSING") in legal(s)
+    s.apply(card("BLESSING"))
+    assert s.acting_prince == -1
+    loaded = AmberState.from_dict(s.game, json.loads(json.dumps(s.to_dict())))
+    assert loaded.to_dict() == s.to_dict()
