@@ -4,6 +4,11 @@ single captive card in his player's hand."""
 
 from __future__ import annotations
 
+import json
+
+from meeplezoo.envs.princes_of_amber import cards as C
+from meeplezoo.envs.princes_of_amber.rules import AmberState
+
 from .helpers import P, act, card, give_amber, legal, position
 
 
@@ -34,3 +39,19 @@ def test_a_captured_prince_may_play_the_one_captive_card_his_player_holds():
     s.refresh()
     act(s, P["Brand"])
     assert card("ESCAPE_ACTION") in legal(s)
+
+
+def test_gossip_reveals_the_hand_of_the_player_named_by_his_seat_offset():
+    for offset in (1, 2):
+        s = position(
+            n=3,
+            order=["Corwin", "Eric", "Gerard"],
+            hands={0: ["GOSSIP", "FIGHT"], 1: ["FIGHT"], 2: ["CAPTURE"]},
+        )
+        act(s, P["Corwin"], card("GOSSIP"))
+        assert s.phase_name() == "TARGET_PLAYER"
+        act(s, C.A_PLAYER + offset)
+        other = 3 - offset
+        assert s.known_hand[0][offset] is not None and s.known_hand[0][other] is None
+        assert s.target_prince == -1
+        AmberState.from_dict(s.game, json.loads(json.dumps(s.to_dict())))
