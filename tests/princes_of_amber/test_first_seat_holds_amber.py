@@ -86,3 +86,40 @@ def test_an_attack_with_a_single_army_asks_for_shadow_armies_and_saves_mid_war()
     assert s.phase_name() == "SHADOW_ARMIES" and s.current_player == 1
     loaded = AmberState.from_dict(s.game, json.loads(json.dumps(s.to_dict())))
     assert loaded.to_dict() == s.to_dict()
+
+
+def test_a_war_won_with_a_single_army_left_takes_amber():
+    s = position(
+        order=["Eric", "Corwin", "Julian", "Benedict", "Caine", "Gerard"],
+        turn=1,
+        hands={1: ["CONQUER"], 0: []},
+        dice=[6, 6, 1, 1, 1],
+    )
+    for i in range(9):
+        s.role[i] = EXILE
+    s.role[P["Eric"]] = KING
+    s.amber = 0
+    s.garrison = 1
+    s.armies[P["Corwin"]] = 1
+    s.refresh()
+    act(s, P["Corwin"], card("CONQUER"))
+    while s.phase_name() in ("NEGATE", "BLOCK", "SHADOW_ARMIES"):
+        s.apply(PASS)
+    assert s.war.won == 1 and s.amber == 1 and s.garrison == 1
+
+
+def test_a_held_king_of_a_neutral_amber_defends_seven_lower_in_the_first_round_even_the_first_prince():
+    s = position(
+        order=["Benedict", "Eric", "Corwin", "Caine", "Gerard", "Random"],
+        hands={0: ["CONQUER"], 1: ["BLOCK_THE_WAY"]},
+        dice=[6, 6, 1, 1, 3],
+        amber_defenders="leader_only",
+    )
+    s.armies[P["Benedict"]] = 6
+    s.garrison = 3
+    s.psychic_hold[P["Corwin"]] = 1
+    s.refresh()
+    act(s, P["Benedict"], card("CONQUER"))
+    while s.phase_name() in ("SUPPORT", "SHADOW_ARMIES", "NEGATE", "BLOCK"):
+        s.apply(PASS)
+    assert s.psychic_hold[P["Corwin"]] == 0
