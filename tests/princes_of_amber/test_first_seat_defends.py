@@ -5,6 +5,8 @@ leave him."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from meeplezoo.envs.princes_of_amber.cards import NUM_PRINCES
 
 from .helpers import PASS, Damage, P, act, card, decline, legal, position
@@ -103,3 +105,20 @@ def test_a_neutral_prince_dying_is_offered_to_the_players_in_turn_order_from_the
     _hit(s, v, 1, 20)
     assert s.phase_name() == "DEATH"
     assert s.current_player == 1 and s.stack[-1].queue == [2, 0]
+
+
+def test_a_copy_resampled_for_the_attacker_asks_the_first_player_only_cards_his_new_hand_holds():
+    s = position(
+        order=["Eric", "Benedict"],
+        turn=1,
+        hands={1: ["FIGHT", "CAPTURE"], 0: ["GET_AWAY", "CALL_THE_GUARDS", "NEGATE_CAPTURE"]},
+    )
+    s.controller[P["Random"]] = 0
+    s.refresh()
+    act(s, P["Benedict"], card("FIGHT"), P["Random"])
+    assert s.phase_name() == "NEGATE" and s.current_player == 0
+    for seed in range(6):
+        copy = s.determinize(1, np.random.default_rng(seed))
+        assert copy.current_player == 0
+        held = {card(k) for k in range(len(copy.hand_kinds[0])) if copy.hand_kinds[0][k] > 0}
+        assert {a for a in copy.legal if a != PASS} <= held
