@@ -55,3 +55,12 @@ def test_gossip_reveals_the_hand_of_the_player_named_by_his_seat_offset():
         assert s.known_hand[0][offset] is not None and s.known_hand[0][other] is None
         assert s.target_prince == -1
         AmberState.from_dict(s.game, json.loads(json.dumps(s.to_dict())))
+
+
+def test_a_captured_first_prince_playing_escape_frees_himself_at_once():
+    s = position(n=2, order=["Eric", "Gerard"], hands={0: ["ESCAPE_ACTION", "FIGHT"]})
+    s.controller[P["Corwin"]] = 0
+    s.captured[P["Corwin"]], s.jailer[P["Corwin"]] = 1, P["Gerard"]
+    s.refresh()
+    act(s, P["Corwin"], card("ESCAPE_ACTION"))
+    assert not s.captured[P["Corwin"]] and s.phase_name() != "TARGET_PRINCE"

@@ -119,3 +119,12 @@ def test_at_the_turn_limit_an_eliminated_player_ranks_below_the_players_still_in
     s.turn_limit_reached = 1
     returns = s.returns()
     assert returns[0] == returns[1] > returns[2]
+
+
+def test_a_dying_prince_with_no_hits_left_adds_no_health_to_strength():
+    s = position(n=2)
+    own = s.player_prince[0]
+    s.hits[own] = 1
+    one_hit = s.strength(0)
+    s.hits[own] = 0
+    assert s.strength(0) < one_hit
