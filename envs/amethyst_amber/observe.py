@@ -15,6 +15,8 @@ two on random positions.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 import numpy as np
 
 from meeplezoo.envs.amethyst_amber.actions import NUM_HEXES, Phase, Substep
@@ -26,6 +28,9 @@ PLANE_BYTES = 46  # 361 bits rounded up to whole bytes
 SCALAR_HIGH = 100  # largest value anywhere: the turn-limit percentage
 MY_PRISONERS, THEIR_PRISONERS = 14, 15  # the planes of prisoner counts
 TURN_START, CHOOSE_DESTINATION, CONTINUE = Substep.TURN_START, Substep.CHOOSE_DESTINATION, Substep.CONTINUE
+MAIN = Phase.MAIN
+# endless arguments for map(int.to_bytes, ...): each plane's length and byte order
+PLANE_LENGTHS, LITTLE_ENDIAN = repeat(PLANE_BYTES), repeat("little")
 
 
 class ObservationTables:
@@ -130,7 +135,7 @@ class ObservationTables:
             raw = self.static_bytes[player] + b"".join([(w << k).to_bytes(nb, "big") for w in words])
             order = "big"
         else:
-            raw = self.static_bytes[player] + b"".join([w.to_bytes(nb, "little") for w in words])
+            raw = self.static_bytes[player] + b"".join(map(int.to_bytes, words, PLANE_LENGTHS, LITTLE_ENDIAN))
             order = "little"
         planes = np.unpackbits(
             np.frombuffer(raw, dtype=np.uint8).reshape(N_PLANES, nb), axis=1, count=self.cells, bitorder=order
@@ -141,7 +146,7 @@ class ObservationTables:
         cells, hex_at = self.cells, self.hex_at[frame]
         for plane, h, count in prisoner_cells:
             obs[plane * cells + hex_at[h]] = count
-        main = s.phase == Phase.MAIN
+        main = s.phase == MAIN
         substep = s.substep
         obs[self.scalar_at :] = (
             s.reserve[me], s.reserve[opp], s.unplaced[me], s.unplaced[opp], s.hand[me], s.hand[opp],

@@ -52,6 +52,9 @@ from meeplezoo.envs.core.trihex import DIRECTION_NAMES
 from meeplezoo.envs.core.turns import next_seat
 
 PLACEMENT, MAIN = Phase.PLACEMENT, Phase.MAIN
+# module names for the substeps: the hot paths skip the enum class's attribute lookup
+SUBSTEP_TURN_START, SUBSTEP_CHOOSE_DESTINATION = Substep.TURN_START, Substep.CHOOSE_DESTINATION
+SUBSTEP_CONTINUE = Substep.CONTINUE
 STEP_MEMO_SIZE = 1 << 16  # attacker-step neighbourhoods kept per frame
 PASS_ACTION, END_ACTION = int(ActionBlock.PASS), int(ActionBlock.END_DEFENDER_MOVES)
 
@@ -195,7 +198,7 @@ class AmethystAmberState(State):
         self.rng = rng
         self.phase = PLACEMENT
         self.acting_seat = 0
-        self.substep = Substep.TURN_START
+        self.substep = SUBSTEP_TURN_START
         self.selected = -1
         self.moved_defenders = 0
         self.moves_this_turn = 0
@@ -277,7 +280,9 @@ class AmethystAmberState(State):
     def _dest_bits(self, seat: int, t: int) -> int:
         """All legal destinations of seat's defender on triangle t."""
         d0, d1 = self.defender_bits
-        return defenders.destinations(self.game, d0 | d1, self._group_pieces(seat), t)
+        game = self.game
+        pieces = (d0 | d1) if game.group_both_colours else (d0 if seat == 0 else d1)
+        return defenders.destinations(game, d0 | d1, pieces, t)
 
     def _movable(self, seat: int) -> int:
         """Bitboard of seat's defenders that have a legal destination.
@@ -316,7 +321,7 @@ class AmethystAmberState(State):
     def _selectable_bits(self, seat: int) -> int:
         """select: own defenders that have a destination (after a move, only
         those not yet moved this turn)."""
-        if self.substep == Substep.CONTINUE:
+        if self.substep == SUBSTEP_CONTINUE:
             return self._movable(seat) & ~self.moved_defenders
         return self._movable(seat) if self.defender_bits[seat] else 0
 
@@ -489,7 +494,7 @@ class AmethystAmberState(State):
     def _select(self, seat: int, t: int) -> None:
         self.selected = t
         self._destinations = self._dest_bits(seat, t)
-        self.substep = Substep.CHOOSE_DESTINATION
+        self.substep = SUBSTEP_CHOOSE_DESTINATION
 
     def _move_selected(self, seat: int, t: int) -> None:
         bit_tri = self.game.board.geo.bit_tri
@@ -502,7 +507,7 @@ class AmethystAmberState(State):
         if self.moves_this_turn >= self.game.max_defenders_per_turn:
             self._end_turn()
         elif self._movable(seat) & ~self.moved_defenders:
-            self.substep = Substep.CONTINUE
+            self.substep = SUBSTEP_CONTINUE
         else:
             # "move another or stop": when no unmoved defender can move,
             # stopping is the only answer, so the turn simply ends
@@ -589,7 +594,7 @@ class AmethystAmberState(State):
         if self.phase == MAIN:
             self.main_turns += 1
         self.acting_seat = next_seat(self.acting_seat, 2)
-        self.substep = Substep.TURN_START
+        self.substep = SUBSTEP_TURN_START
         self.selected = -1
         self.moved_defenders = 0
         self.moves_this_turn = 0
@@ -598,7 +603,7 @@ class AmethystAmberState(State):
 
     def _start_turn(self) -> None:
         """Win check, then the turn limit, at the start of a main turn."""
-        if self.phase != MAIN or self.substep != Substep.TURN_START:
+        if self.phase != MAIN or self.substep != SUBSTEP_TURN_START:
             return
         if self.placed[self.acting_seat] >= self.game.win_resources:
             self._terminal = True
