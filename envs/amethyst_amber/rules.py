@@ -49,12 +49,13 @@ from meeplezoo.envs.core.fields import Field, generator_field
 from meeplezoo.envs.core.options import choice, flag, integer
 from meeplezoo.envs.core.state import Game, GameInfo, State, make_rng
 from meeplezoo.envs.core.trihex import DIRECTION_NAMES
-from meeplezoo.envs.core.turns import next_seat
 
 PLACEMENT, MAIN = Phase.PLACEMENT, Phase.MAIN
 # module names for the substeps: the hot paths skip the enum class's attribute lookup
 SUBSTEP_TURN_START, SUBSTEP_CHOOSE_DESTINATION = Substep.TURN_START, Substep.CHOOSE_DESTINATION
 SUBSTEP_CONTINUE = Substep.CONTINUE
+# dtype objects passed positionally: numpy's quicker call on the per-move paths
+BOOL, UINT8 = np.dtype(bool), np.dtype(np.uint8)
 STEP_MEMO_SIZE = 1 << 16  # attacker-step neighbourhoods kept per frame
 PASS_ACTION, END_ACTION = int(ActionBlock.PASS), int(ActionBlock.END_DEFENDER_MOVES)
 
@@ -422,12 +423,12 @@ class AmethystAmberState(State):
     def _triangle_mask(self, bits: int, base: int) -> np.ndarray:
         """Mask of the actions ``base + t`` for the triangles in ``bits``
         (unpacked by numpy), or of ``pass`` when there are none."""
-        mask = np.zeros(NUM_ACTIONS, dtype=bool)
+        mask = np.zeros(NUM_ACTIONS, BOOL)
         if not bits:
             mask[PASS_ACTION] = True
             return mask
         bd = self.game.board
-        raw = np.frombuffer(bits.to_bytes(bd.brick_bytes, "big"), dtype=np.uint8)
+        raw = np.frombuffer(bits.to_bytes(bd.brick_bytes, "big"), UINT8)
         order = bd.tri_unpack[1 if self.acting_seat == 1 and self.game.relative_frame else 0]
         mask[base : base + NUM_TRIANGLES] = np.unpackbits(raw)[order]
         return mask
@@ -462,7 +463,7 @@ class AmethystAmberState(State):
         mask = self._mask
         if mask is None:
             if self._terminal or self._truncated:
-                mask = np.zeros(NUM_ACTIONS, dtype=bool)
+                mask = np.zeros(NUM_ACTIONS, BOOL)
             else:
                 triangles, block, plan = MASK_PLANS[self.phase][self.substep]
                 if triangles is not None:
@@ -470,8 +471,8 @@ class AmethystAmberState(State):
                 else:
                     buf = bytearray(NUM_ACTIONS)
                     self._fill_mask(buf, plan)
-                    mask = np.frombuffer(buf, dtype=bool)
-            mask.flags.writeable = False
+                    mask = np.frombuffer(buf, BOOL)
+            mask.setflags(write=False)
             self._mask = mask
         return mask
 
@@ -530,7 +531,23 @@ class AmethystAmberState(State):
         self._end_turn()
 
     def _step(self, seat: int, target: tuple[int, int]) -> None:
-        self._step_attacker(seat, *target)
+        """The attacker on target's hex steps in target's direction,
+        taking what stands there; the turn ends."""
+        h, direction = target
+        geo = self.game.board.geo
+        n = int(geo.hexes.neighbors[h, direction])
+        bit = geo.bit_hex[n]
+        attacker_at, resource_at = self.attacker_at, self.resource_at
+        opponent = 1 - seat
+        if attacker_at[n] == opponent:
+            self._take_prisoner(seat, n, bit)
+        elif resource_at[n] >= 0:
+            self._take_resource(seat, n, bit)
+        attacker_at[h] = -1
+        attacker_at[n] = seat
+        self.attacker_bits[seat] ^= geo.bit_hex[h] | bit
+        positions = self.attacker_hexes[seat]
+        positions[positions.index(h)] = n
         self._end_turn()
 
     def _end_defender_moves(self, seat: int, _target: None) -> None:
@@ -548,23 +565,7 @@ class AmethystAmberState(State):
             self.acting_seat = self.game.main_first
             self._start_turn()
         elif self.unplaced[1 - seat] > 0:
-            self.acting_seat = next_seat(seat, 2)
-
-    def _step_attacker(self, seat: int, h: int, direction: int) -> None:
-        geo = self.game.board.geo
-        n = int(geo.hexes.neighbors[h, direction])
-        bit = geo.bit_hex[n]
-        attacker_at, resource_at = self.attacker_at, self.resource_at
-        opponent = 1 - seat
-        if attacker_at[n] == opponent:
-            self._take_prisoner(seat, n, bit)
-        elif resource_at[n] >= 0:
-            self._take_resource(seat, n, bit)
-        attacker_at[h] = -1
-        attacker_at[n] = seat
-        self.attacker_bits[seat] ^= geo.bit_hex[h] | bit
-        positions = self.attacker_hexes[seat]
-        positions[positions.index(h)] = n
+            self.acting_seat = 1 - seat  # the other of the two seats
 
     def _take_prisoner(self, seat: int, n: int, bit: int) -> None:
         """The enemy attacker on n goes under seat's nearest available resource."""
@@ -593,7 +594,7 @@ class AmethystAmberState(State):
     def _end_turn(self) -> None:
         if self.phase == MAIN:
             self.main_turns += 1
-        self.acting_seat = next_seat(self.acting_seat, 2)
+        self.acting_seat = 1 - self.acting_seat  # the other of the two seats
         self.substep = SUBSTEP_TURN_START
         self.selected = -1
         self.moved_defenders = 0
