@@ -74,33 +74,26 @@ class ObservationTables:
             return (bits << self.shift).to_bytes(PLANE_BYTES, "big")
         return bits.to_bytes(PLANE_BYTES, "little")
 
-    def _prisoners(self, s, me: int, opp: int) -> tuple:
-        """(my held attackers, theirs, my resource with room exists, theirs,
-        (plane, hex, count) per resource holding prisoners)."""
-        # every attacker not on the board nor in reserve is held
-        attackers = self.game.attackers_per_player
-        held_mine = attackers - s.reserve[me] - len(s.attacker_hexes[me])
-        held_theirs = attackers - s.reserve[opp] - len(s.attacker_hexes[opp])
-        if not (held_mine or held_theirs):
-            # nobody holds prisoners: every placed resource has room
-            return 0, 0, 1 if s.placed[me] else 0, 1 if s.placed[opp] else 0, ()
+    def _paint_prisoners(self, obs: np.ndarray, s, me: int, frame: int) -> tuple[int, int]:
+        """Write the prisoner counts under each resource into ``obs``; return
+        whether my resources, and theirs, have room for one more."""
         resource_at, under = s.resource_at, s.prisoners_under
         capacity = self.game.resource_capacity
+        cells, hex_at = self.cells, self.hex_at[frame]
         room_mine = room_theirs = 0
-        cells = []
         for h in s.resource_hexes:
             owner = resource_at[h]
             if owner == NEUTRAL:
                 continue
             count = under[h]
             if count:
-                cells.append((MY_PRISONERS if owner == me else THEIR_PRISONERS, h, count))
+                obs[(MY_PRISONERS if owner == me else THEIR_PRISONERS) * cells + hex_at[h]] = count
             if count < capacity:
                 if owner == me:
                     room_mine = 1
                 else:
                     room_theirs = 1
-        return held_mine, held_theirs, room_mine, room_theirs, cells
+        return room_mine, room_theirs
 
     def _piece_words(self, s, me: int, opp: int) -> tuple[int, ...]:
         """The thirteen piece planes (7 to 19) as brick-grid bitboards."""
@@ -144,10 +137,15 @@ class ObservationTables:
         )
         obs = np.empty(self.size, INT8)
         obs[: self.scalar_at] = planes.reshape(-1)
-        held_mine, held_theirs, room_mine, room_theirs, prisoner_cells = self._prisoners(s, me, opp)
-        cells, hex_at = self.cells, self.hex_at[frame]
-        for plane, h, count in prisoner_cells:
-            obs[plane * cells + hex_at[h]] = count
+        # every attacker not on the board nor in reserve is held
+        attackers = self.game.attackers_per_player
+        held_mine = attackers - s.reserve[me] - len(s.attacker_hexes[me])
+        held_theirs = attackers - s.reserve[opp] - len(s.attacker_hexes[opp])
+        if held_mine or held_theirs:
+            room_mine, room_theirs = self._paint_prisoners(obs, s, me, frame)
+        else:
+            # nobody holds prisoners: every placed resource has room
+            room_mine, room_theirs = (1 if s.placed[me] else 0), (1 if s.placed[opp] else 0)
         main = s.phase == MAIN
         substep = s.substep
         obs[self.scalar_at :] = (
