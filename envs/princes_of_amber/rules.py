@@ -633,8 +633,8 @@ class AmberState(State):
         if not self.hands[p]:
             return False
         copies, card_kind = self.game.kind_copies, self.game.card_kind
-        discarded = [card_kind[c] for c in self.deck.discard]
-        return any(copies[k] > discarded.count(k) for k in kinds)
+        discarded = Counter(card_kind[c] for c in self.deck.discard)
+        return any(copies[k] > discarded[k] for k in kinds)
 
     # ---- helpers: princes ----------------------------------------------------
     def leadership(self, i: int) -> int:
