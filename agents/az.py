@@ -173,9 +173,13 @@ class AZAgent(Agent):
 
     Parameters: one of ``path`` (a network file), ``baseline`` (a game name:
     the shipped network) or ``policy`` (a MaskablePPO zip); ``sims``
-    simulations per decision; ``c`` the exploration weight; ``batch`` leaves
-    evaluated together (virtual loss keeps them apart); ``uniform=true``
-    replaces the network by a uniform prior and zero values (a reference).
+    simulations per decision (default: what the network file says it was
+    evaluated with, else 64); ``c`` the exploration weight; ``batch`` leaves
+    evaluated together (virtual loss keeps them apart); ``mix`` the weight
+    of the game's own estimate in a leaf's value (see agents.puct; default:
+    the network file's, else 0);
+    ``uniform=true`` replaces the network by a uniform prior and zero values
+    (a reference).
     Play is greedy: the most visited move, no noise.
     """
 
@@ -188,9 +192,10 @@ class AZAgent(Agent):
         path: str | None = None,
         baseline: str | None = None,
         policy: str | None = None,
-        sims: int = DEFAULT_SIMS,
+        sims: int | None = None,
         c: float = DEFAULT_C_PUCT,
         batch: int = 8,
+        mix: float | None = None,
         uniform: bool = False,
         evaluator=None,
     ) -> None:
@@ -201,20 +206,28 @@ class AZAgent(Agent):
             raise ValueError(f"az takes one of path=, baseline= or policy=, got {', '.join(sources)}")
         if not sources and not uniform and evaluator is None:
             raise ValueError("az needs path=<network.pt2>, baseline=<game> or policy=<checkpoint.zip>")
-        if int(sims) < 1 or int(batch) < 1:
-            raise ValueError(f"az needs sims >= 1 and batch >= 1, got sims={sims!r}, batch={batch!r}")
-        params = {k: str(v) for k, v in (("path", path), ("baseline", baseline), ("policy", policy)) if v}
-        super().__init__(seed, **params, sims=int(sims), **({"uniform": True} if uniform else {}))
-        if sources:
-            require_torch()
         if baseline is not None:
             path = str(baseline_path(baseline))
         if path is not None and not Path(path).is_file():
             raise ValueError(f"az network not found: {path}")
         if policy is not None and not Path(policy).is_file():
             raise ValueError(f"policy checkpoint not found: {policy}")
+        if sources:
+            require_torch()
+        played = load_network(path).meta.get("play", {}) if path is not None else {}
+        sims = played.get("sims", DEFAULT_SIMS) if sims is None else sims
+        mix = played.get("mix", 0.0) if mix is None else mix
+        if int(sims) < 1 or int(batch) < 1:
+            raise ValueError(f"az needs sims >= 1 and batch >= 1, got sims={sims!r}, batch={batch!r}")
+        if not 0.0 <= float(mix) <= 1.0:
+            raise ValueError(f"az needs 0 <= mix <= 1, got mix={mix!r}")
+        params = {k: str(v) for k, v in (("path", path), ("baseline", baseline), ("policy", policy)) if v}
+        if baseline is not None:
+            params.pop("path")
+        extra = {"mix": float(mix)} if float(mix) else {}
+        super().__init__(seed, **params, sims=int(sims), **extra, **({"uniform": True} if uniform else {}))
         self.path, self.policy_path, self.uniform = path, policy, bool(uniform)
-        self.sims, self.c, self.batch = int(sims), float(c), int(batch)
+        self.sims, self.c, self.batch, self.mix = int(sims), float(c), int(batch), float(mix)
         self._evaluator = evaluator
         self._checked = None
 
@@ -248,6 +261,7 @@ class AZAgent(Agent):
             c_puct=self.c,
             batch=self.batch,
             dirichlet_alpha=dirichlet_alpha,
+            value_mix=self.mix,
         )
         return search.run(evaluator)
 

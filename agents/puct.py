@@ -17,6 +17,12 @@ Leaves are evaluated in batches: a search keeps up to ``batch`` simulations
 in flight, each marking its path with a virtual loss so the next one takes
 another path, and :func:`run_searches` evaluates the leaves of several
 searches (several games in self-play) in one call of the evaluator.
+
+``value_mix`` blends the network's value at a leaf with the game's own
+estimate of that position (``State.evaluate()`` on the search's sample), as
+AlphaGo blended its value network with rollouts: a young network's value is
+noise, and the estimate gives the search a signal from the first game. At 0
+(the default) the search is pure AlphaZero.
 """
 
 from __future__ import annotations
@@ -55,6 +61,17 @@ class UniformEvaluator:
         return priors.astype(np.float64), np.zeros((masks.shape[0], self.num_players))
 
 
+def leaf_estimate(state) -> np.ndarray:
+    """The game's estimate of each seat's return from an unfinished position,
+    in seat order: ``evaluate()`` on the search's own sample, which holds
+    only what the searching seat drew for the hidden parts, never the true
+    ones."""
+    values = np.asarray(state.evaluate(), dtype=np.float64)
+    if values.shape != (state.game.num_players,) or not np.all(np.isfinite(values)):
+        raise ValueError(f"{state.game.info.name}: evaluate() gave {values!r}, not one finite value per seat")
+    return values
+
+
 def absolute_values(relative: np.ndarray, player: int) -> np.ndarray:
     """Values in seat order from values in ``player``'s relative order
     (``relative[k]`` is seat ``(player + k) % n``'s)."""
@@ -90,6 +107,7 @@ class Leaf:
     player: int
     observation: np.ndarray
     mask: np.ndarray
+    estimate: np.ndarray | None = None  # the game's own value of the leaf, seat order (value_mix > 0)
 
 
 class PUCTSearch:
@@ -99,7 +117,8 @@ class PUCTSearch:
     ``sample()`` returns a fresh root state per simulation (a SeatView
     sample); ``sims`` counts simulations, the root's own evaluation included.
     ``dirichlet_alpha`` mixes Dirichlet noise into the root prior (self-play;
-    None in evaluation), with weight ``dirichlet_weight``.
+    None in evaluation), with weight ``dirichlet_weight``. ``value_mix`` is
+    the weight of the game's estimate in a leaf's value (module docstring).
     """
 
     def __init__(
@@ -112,12 +131,16 @@ class PUCTSearch:
         batch: int = 8,
         dirichlet_alpha: float | None = None,
         dirichlet_weight: float = 0.25,
+        value_mix: float = 0.0,
     ) -> None:
         if int(sims) < 1:
             raise ValueError(f"sims must be at least 1, got {sims!r}")
         if int(batch) < 1:
             raise ValueError(f"batch must be at least 1, got {batch!r}")
+        if not 0.0 <= float(value_mix) <= 1.0:
+            raise ValueError(f"value_mix must be between 0 and 1, got {value_mix!r}")
         self.game = game
+        self.value_mix = float(value_mix)
         self.sample = sample
         self.sims = int(sims)
         self.rng = rng
@@ -168,7 +191,8 @@ class PUCTSearch:
             if node.prior is None:
                 if node is self.root:
                     self.root_legal = np.flatnonzero(mask)
-                return Leaf(path, node, player, state.observation(player), mask)
+                estimate = leaf_estimate(state) if self.value_mix > 0 else None
+                return Leaf(path, node, player, state.observation(player), mask, estimate)
             action = self._select(node, np.flatnonzero(mask), player)
             node.child_n[action] += 1  # virtual visit, made real by the backup
             node.child_w[action, player] += self._lo  # virtual loss for the mover
@@ -201,7 +225,10 @@ class PUCTSearch:
         for leaf, prior, value in zip(leaves, priors, values):
             if leaf.node.prior is None:
                 leaf.node.prior = self._root_noise(prior) if leaf.node is self.root else np.asarray(prior)
-            self._backup(leaf.path, leaf.node, absolute_values(value, leaf.player))
+            value = absolute_values(value, leaf.player)
+            if leaf.estimate is not None:
+                value = (1.0 - self.value_mix) * value + self.value_mix * leaf.estimate
+            self._backup(leaf.path, leaf.node, value)
 
     def _root_noise(self, prior: np.ndarray) -> np.ndarray:
         prior = np.array(prior, dtype=np.float64)

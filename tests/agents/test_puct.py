@@ -149,6 +149,31 @@ def test_terminal_values_are_the_games_returns():
     assert (search.root.child_w[STOP] / n).tolist() == finished.returns().tolist()
 
 
+@pytest.mark.parametrize("mix", [1.0, 0.25])
+def test_value_mix_blends_the_games_estimate_into_leaf_values(mix):
+    game = HighCardGame(num_players=3)
+    state = game.new_initial_state(4)
+    rng = np.random.default_rng(0)
+    network = [1.0, 0.0, 0.0]  # the seat to move at every leaf gets 1
+    search = PUCTSearch(game, state.clone, 3, rng, batch=1, value_mix=mix).run(FixedValue(network))
+    for action in (SWAP, STOP):  # one visit each, seat 1 to move there
+        child = state.clone()
+        child.apply(action)
+        expected = (1 - mix) * absolute_values(network, 1) + mix * child.evaluate()
+        assert search.root.child_n[action] == 1
+        assert np.allclose(search.root.child_w[action], expected)
+
+
+def test_value_mix_outside_zero_to_one_is_refused():
+    game = HighCardGame(num_players=2)
+    state = game.new_initial_state(0)
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="value_mix must be between 0 and 1, got 1.5"):
+        PUCTSearch(game, state.clone, 4, rng, value_mix=1.5)
+    with pytest.raises(ValueError, match="mix=-0.1"):
+        AZAgent(uniform=True, mix=-0.1)
+
+
 def hidden_games():
     out = [("high_card", HighCardGame(num_players=3))]
     for name in envs.names():
@@ -158,8 +183,9 @@ def hidden_games():
     return out
 
 
+@pytest.mark.parametrize("mix", [0.0, 0.5], ids=["network", "mixed_estimate"])
 @pytest.mark.parametrize("name,game", hidden_games(), ids=lambda x: x if isinstance(x, str) else "")
-def test_search_never_reads_what_the_seat_cannot_see(name, game):
+def test_search_never_reads_what_the_seat_cannot_see(name, game, mix):
     evaluator = LinearEvaluator(game)
     for k, state in enumerate(random_positions(game, 3, seed=7, max_plies=30)):
         seat = state.current_player
@@ -168,10 +194,10 @@ def test_search_never_reads_what_the_seat_cannot_see(name, game):
         resampled = state.determinize(seat, np.random.default_rng(100 + k))  # other hidden facts
         results = []
         for position in (state, resampled):
-            search = AZAgent(seed=11, sims=16, evaluator=evaluator).search(SeatView(position, seat))
+            search = AZAgent(seed=11, sims=16, mix=mix, evaluator=evaluator).search(SeatView(position, seat))
             results.append((search.best_action(seat), search.visit_counts().tolist()))
         assert results[0] == results[1]
-        agent = AZAgent(seed=11, sims=16, evaluator=evaluator)
+        agent = AZAgent(seed=11, sims=16, mix=mix, evaluator=evaluator)
         assert agent.act(observation_dict(resampled, seat), SeatView(resampled, seat)) == results[0][0]
 
 

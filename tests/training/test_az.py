@@ -127,6 +127,18 @@ def test_batched_evaluation_equals_one_position_at_a_time(name, tmp_path):
         assert np.all((values >= lo) & (values <= hi))
 
 
+def test_agent_takes_sims_and_mix_from_the_network_file(tmp_path):
+    game = envs.make_game("gem_mountain")
+    path = export_network(AZNetwork(game, hidden=8), game, tmp_path / "net.pt2", {}, {"sims": 5, "mix": 0.25})
+    agent = AZAgent(path=str(path))
+    assert (agent.sims, agent.mix) == (5, 0.25)
+    assert agent.params == {"path": str(path), "sims": 5, "mix": 0.25}
+    explicit = AZAgent(path=str(path), sims=9, mix=0)
+    assert (explicit.sims, explicit.mix) == (9, 0.0)
+    bare = export_network(AZNetwork(game, hidden=8), game, tmp_path / "bare.pt2", {})
+    assert (AZAgent(path=str(bare)).sims, AZAgent(path=str(bare)).mix) == (64, 0.0)
+
+
 def test_network_of_another_table_is_refused(tmp_path):
     game = envs.make_game("princes_of_amber", num_players=3)
     path = export_network(AZNetwork(game, hidden=8), game, tmp_path / "three.pt2", {})

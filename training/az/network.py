@@ -73,7 +73,10 @@ class AZNetwork(torch.nn.Module):
         return logits, values
 
 
-def network_meta(game, spec: dict, trained: dict) -> dict:
+def network_meta(game, spec: dict, trained: dict, play: dict | None = None) -> dict:
+    """What a network file says about itself; ``play`` holds the search
+    settings it was evaluated with (``sims``, ``mix``), which an ``az`` agent
+    takes as its defaults."""
     return {
         "format": NETWORK_FORMAT,
         "game": game.info.name,
@@ -83,10 +86,11 @@ def network_meta(game, spec: dict, trained: dict) -> dict:
         "observation_shape": list(game.observation_shape),
         "network": dict(spec),
         "trained": dict(trained),
+        "play": dict(play or {}),
     }
 
 
-def export_network(net: AZNetwork, game, path: str | Path, trained: dict) -> Path:
+def export_network(net: AZNetwork, game, path: str | Path, trained: dict, play: dict | None = None) -> Path:
     """Write ``net`` as a self-contained program (any batch size) with its
     metadata; returns the path."""
     path = Path(path)
@@ -97,7 +101,7 @@ def export_network(net: AZNetwork, game, path: str | Path, trained: dict) -> Pat
     batch = torch.export.Dim("batch", min=1, max=1 << 16)
     with torch.no_grad():
         program = torch.export.export(net, (example,), dynamic_shapes={"observations": {0: batch}})
-    save_program(without_source_paths(program), path, network_meta(game, net.spec, trained))
+    save_program(without_source_paths(program), path, network_meta(game, net.spec, trained, play))
     net.train(was_training)
     return path
 

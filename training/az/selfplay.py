@@ -86,6 +86,7 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
                     batch=int(settings["search_batch"]),
                     dirichlet_alpha=float(settings["dirichlet_alpha"]),
                     dirichlet_weight=float(settings["dirichlet_weight"]),
+                    value_mix=float(settings["value_mix"]),
                 )
             )
         run_searches(searches, evaluator)

@@ -21,6 +21,9 @@ DEFAULTS: dict[str, Any] = {
     "concurrent_games": 8,  # games a worker searches together (one network batch)
     "dirichlet_alpha": 0.3,
     "dirichlet_weight": 0.25,
+    # weight of the game's own estimate in a leaf's value, in self-play and play (agents.puct):
+    # a young network's value is noise; 0 is pure AlphaZero
+    "value_mix": 0.5,
     "temperature_moves": 20,  # moves per game sampled from the visits (then the most visited)
     "max_moves": 0,  # cut self-play games after this many moves, scored by evaluate() (0: never)
     # network
@@ -51,6 +54,12 @@ GAMES: dict[str, dict[str, Any]] = {
     "gold_rush_gangs": {"hidden": 64, "max_moves": 600},
     "princes_of_amber": {"hidden": 128},
 }
+
+
+def play_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """The search settings a network file carries for play: an ``az`` agent
+    without ``sims=`` or ``mix=`` uses them."""
+    return {"sims": int(settings["eval_sims"]), "mix": float(settings["value_mix"])}
 
 
 def az_settings(game: str, overrides: dict[str, Any] | None = None) -> dict[str, Any]:

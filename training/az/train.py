@@ -31,7 +31,7 @@ import numpy as np
 from meeplezoo import envs
 from meeplezoo.agents.arena import derive_seed, tournament
 from meeplezoo.envs.core.state import Game
-from meeplezoo.training.az.settings import DEFAULTS, az_settings
+from meeplezoo.training.az.settings import DEFAULTS, az_settings, play_settings
 from meeplezoo.training.train import load_run_file
 
 RUN_FILE = "run.json"
@@ -205,7 +205,7 @@ def train_az(
     def save_state(numbered: bool = False) -> None:
         torch.save({"learner": learner.state_dict(), "counters": counters}, out / STATE_FILE)
         buffer.save(out / BUFFER_FILE)
-        latest = export_network(net, rules, out / "latest.pt2", trained_info())
+        latest = export_network(net, rules, out / "latest.pt2", trained_info(), play_settings(settings))
         if numbered:  # the end of a run leaves a point for the learning curve
             (out / "checkpoints").mkdir(exist_ok=True)
             shutil.copyfile(latest, out / "checkpoints" / f"net_{counters['games']}_games.pt2")
@@ -289,7 +289,9 @@ def _evaluate(rules, net, out: Path, settings, counters, trained: dict, writer, 
 
     t0 = time.perf_counter()
     g = counters["games"]
-    path = export_network(net, rules, out / "checkpoints" / f"net_{g}_games.pt2", trained)
+    path = export_network(
+        net, rules, out / "checkpoints" / f"net_{g}_games.pt2", trained, play_settings(settings)
+    )
     games = int(settings["eval_games"])
     sims = int(settings["eval_sims"])
     seed = derive_seed(0, 5, g)
