@@ -177,7 +177,8 @@ class AZAgent(Agent):
     evaluated with, else 64); ``c`` the exploration weight; ``batch`` leaves
     evaluated together (virtual loss keeps them apart); ``mix`` the weight
     of the game's own estimate in a leaf's value (see agents.puct; default:
-    the network file's, else 0);
+    the network file's, else 0); ``rollout`` random moves played past a
+    leaf before that estimate is read (default: the file's, else 0);
     ``uniform=true`` replaces the network by a uniform prior and zero values
     (a reference).
     Play is greedy: the most visited move, no noise.
@@ -196,6 +197,7 @@ class AZAgent(Agent):
         c: float = DEFAULT_C_PUCT,
         batch: int = 8,
         mix: float | None = None,
+        rollout: int | None = None,
         uniform: bool = False,
         evaluator=None,
     ) -> None:
@@ -217,17 +219,23 @@ class AZAgent(Agent):
         played = load_network(path).meta.get("play", {}) if path is not None else {}
         sims = played.get("sims", DEFAULT_SIMS) if sims is None else sims
         mix = played.get("mix", 0.0) if mix is None else mix
+        rollout = played.get("rollout", 0) if rollout is None else rollout
         if int(sims) < 1 or int(batch) < 1:
             raise ValueError(f"az needs sims >= 1 and batch >= 1, got sims={sims!r}, batch={batch!r}")
         if not 0.0 <= float(mix) <= 1.0:
             raise ValueError(f"az needs 0 <= mix <= 1, got mix={mix!r}")
+        if int(rollout) < 0:
+            raise ValueError(f"az needs rollout >= 0, got rollout={rollout!r}")
         params = {k: str(v) for k, v in (("path", path), ("baseline", baseline), ("policy", policy)) if v}
         if baseline is not None:
             params.pop("path")
         extra = {"mix": float(mix)} if float(mix) else {}
+        if float(mix) and int(rollout):
+            extra["rollout"] = int(rollout)
         super().__init__(seed, **params, sims=int(sims), **extra, **({"uniform": True} if uniform else {}))
         self.path, self.policy_path, self.uniform = path, policy, bool(uniform)
-        self.sims, self.c, self.batch, self.mix = int(sims), float(c), int(batch), float(mix)
+        self.sims, self.c, self.batch = int(sims), float(c), int(batch)
+        self.mix, self.rollout = float(mix), int(rollout)
         self._evaluator = evaluator
         self._checked = None
 
@@ -262,6 +270,7 @@ class AZAgent(Agent):
             batch=self.batch,
             dirichlet_alpha=dirichlet_alpha,
             value_mix=self.mix,
+            rollout=self.rollout,
         )
         return search.run(evaluator)
 

@@ -22,7 +22,9 @@ searches (several games in self-play) in one call of the evaluator.
 estimate of that position (``State.evaluate()`` on the search's sample), as
 AlphaGo blended its value network with rollouts: a young network's value is
 noise, and the estimate gives the search a signal from the first game. At 0
-(the default) the search is pure AlphaZero.
+(the default) the search is pure AlphaZero. With ``rollout`` moves the
+estimate is read after that many random moves from the leaf (AlphaGo's fast
+rollouts, here random); 0 reads it at the leaf itself.
 """
 
 from __future__ import annotations
@@ -61,11 +63,23 @@ class UniformEvaluator:
         return priors.astype(np.float64), np.zeros((masks.shape[0], self.num_players))
 
 
+def random_moves(state, moves: int, rng: np.random.Generator) -> None:
+    """Play up to ``moves`` uniformly random legal moves on ``state`` (a
+    sample the search owns), stopping early if the game ends."""
+    for _ in range(moves):
+        if state.done:
+            return
+        legal = np.flatnonzero(state.legal_action_mask())
+        state.apply_unchecked(int(legal[int(rng.integers(legal.size))]))
+
+
 def leaf_estimate(state) -> np.ndarray:
     """The game's estimate of each seat's return from an unfinished position,
     in seat order: ``evaluate()`` on the search's own sample, which holds
     only what the searching seat drew for the hidden parts, never the true
     ones."""
+    if state.done:
+        return np.asarray(state.returns(), dtype=np.float64)
     values = np.asarray(state.evaluate(), dtype=np.float64)
     if values.shape != (state.game.num_players,) or not np.all(np.isfinite(values)):
         raise ValueError(f"{state.game.info.name}: evaluate() gave {values!r}, not one finite value per seat")
@@ -118,7 +132,8 @@ class PUCTSearch:
     sample); ``sims`` counts simulations, the root's own evaluation included.
     ``dirichlet_alpha`` mixes Dirichlet noise into the root prior (self-play;
     None in evaluation), with weight ``dirichlet_weight``. ``value_mix`` is
-    the weight of the game's estimate in a leaf's value (module docstring).
+    the weight of the game's estimate in a leaf's value, read ``rollout``
+    random moves past the leaf (module docstring).
     """
 
     def __init__(
@@ -132,6 +147,7 @@ class PUCTSearch:
         dirichlet_alpha: float | None = None,
         dirichlet_weight: float = 0.25,
         value_mix: float = 0.0,
+        rollout: int = 0,
     ) -> None:
         if int(sims) < 1:
             raise ValueError(f"sims must be at least 1, got {sims!r}")
@@ -139,7 +155,10 @@ class PUCTSearch:
             raise ValueError(f"batch must be at least 1, got {batch!r}")
         if not 0.0 <= float(value_mix) <= 1.0:
             raise ValueError(f"value_mix must be between 0 and 1, got {value_mix!r}")
+        if int(rollout) < 0:
+            raise ValueError(f"rollout must be at least 0 moves, got {rollout!r}")
         self.game = game
+        self.rollout = int(rollout)
         self.value_mix = float(value_mix)
         self.sample = sample
         self.sims = int(sims)
@@ -191,8 +210,13 @@ class PUCTSearch:
             if node.prior is None:
                 if node is self.root:
                     self.root_legal = np.flatnonzero(mask)
-                estimate = leaf_estimate(state) if self.value_mix > 0 else None
-                return Leaf(path, node, player, state.observation(player), mask, estimate)
+                observation = state.observation(player)
+                if self.value_mix == 0:
+                    return Leaf(path, node, player, observation, mask)
+                if self.rollout:  # the leaf's own observation and mask must outlive the moves
+                    observation, mask = np.array(observation), np.array(mask)
+                    random_moves(state, self.rollout, self.rng)
+                return Leaf(path, node, player, observation, mask, leaf_estimate(state))
             action = self._select(node, np.flatnonzero(mask), player)
             node.child_n[action] += 1  # virtual visit, made real by the backup
             node.child_w[action, player] += self._lo  # virtual loss for the mover

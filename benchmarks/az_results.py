@@ -21,6 +21,7 @@ from pathlib import Path
 from meeplezoo import envs
 from meeplezoo.agents.arena import tournament
 from meeplezoo.agents.arena_report import wilson_interval
+from meeplezoo.agents.az import DEFAULT_SIMS
 
 MCTS = "mcts:sims=200"
 _CHECKPOINT = re.compile(r"^net_(\d+)_games\.pt2$")
@@ -49,6 +50,11 @@ def table(game, specs: list[str], games: int, seed: int, workers: int) -> list[d
     return result.agent_rows()
 
 
+def az_spec(path: Path, sims: int | None) -> str:
+    """The agent of a network file: its own search settings unless ``sims`` is given."""
+    return f"az:path={path}" + (f",sims={sims}" if sims else "")
+
+
 def network_meta(path: Path) -> dict:
     from meeplezoo.agents.az import load_network
 
@@ -66,14 +72,12 @@ def run_benchmark(args) -> dict:
     curve = []
     for games_played, path in points if args.curve_games else []:
         meta = network_meta(path)["trained"]
-        row = head_to_head(
-            game, f"az:path={path},sims={args.sims}", MCTS, args.curve_games, args.seed, args.workers
-        )
+        row = head_to_head(game, az_spec(path, args.sims), MCTS, args.curve_games, args.seed, args.workers)
         row.update({"selfplay_games": games_played, "cpu_minutes": meta.get("cpu_seconds", 0.0) / 60})
         curve.append(row)
         print(json.dumps(row), flush=True)
     final_path = Path(args.network) if args.network else points[-1][1]
-    final_spec = f"az:path={final_path},sims={args.sims}"
+    final_spec = az_spec(final_path, args.sims)
     final = None
     if args.final_games:
         final = head_to_head(game, final_spec, MCTS, args.final_games, args.seed + 1, args.workers)
@@ -209,7 +213,9 @@ def main(argv=None) -> int:
     parser.add_argument("game", help="the run's game (checked against the run)")
     parser.add_argument("--run", help="the run folder of meeplezoo train --algo az")
     parser.add_argument("--network", help="the network to report (default: the run's newest checkpoint)")
-    parser.add_argument("--sims", type=int, default=64)
+    parser.add_argument(
+        "--sims", type=int, default=None, help="simulations per decision (default: the network file's own)"
+    )
     parser.add_argument("--curve-games", type=int, default=10)
     parser.add_argument("--curve-points", type=int, default=4)
     parser.add_argument("--final-games", type=int, default=40)
@@ -246,7 +252,13 @@ def main(argv=None) -> int:
         return 0
     if args.ppo:
         report = policy_report(
-            args.game, args.ppo, args.final_games, args.sims, args.seed, args.workers, args.ppo_agents
+            args.game,
+            args.ppo,
+            args.final_games,
+            args.sims or DEFAULT_SIMS,
+            args.seed,
+            args.workers,
+            args.ppo_agents,
         )
         report["command"] = command
         folder.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,14 @@ import pytest
 from meeplezoo import envs
 from meeplezoo.agents.az import AZAgent
 from meeplezoo.agents.base import SeatView
-from meeplezoo.agents.puct import PUCTSearch, UniformEvaluator, absolute_values, run_searches
+from meeplezoo.agents.puct import (
+    PUCTSearch,
+    UniformEvaluator,
+    absolute_values,
+    leaf_estimate,
+    random_moves,
+    run_searches,
+)
 from tests.agents.helpers import observation_dict, random_positions
 from tests.core.toy_game import STOP, SWAP, HighCardGame
 
@@ -164,6 +171,21 @@ def test_value_mix_blends_the_games_estimate_into_leaf_values(mix):
         assert np.allclose(search.root.child_w[action], expected)
 
 
+def test_rollout_reads_the_estimate_after_random_moves_from_the_leaf():
+    game = HighCardGame(num_players=3)
+    differs = 0
+    for seed in range(6):
+        state = game.new_initial_state(seed)
+        # one simulation: only the root is evaluated, with its rollout drawn first from the search's rng
+        search = PUCTSearch(game, state.clone, 1, np.random.default_rng(seed), value_mix=1.0, rollout=2)
+        search.run(FixedValue([0.0, 0.0, 0.0]))
+        replay = state.clone()
+        random_moves(replay, 2, np.random.default_rng(seed))
+        assert np.allclose(search.root.value_sum, leaf_estimate(replay))
+        differs += not np.allclose(leaf_estimate(replay), state.evaluate())
+    assert differs  # the rollout moved the position on
+
+
 def test_value_mix_outside_zero_to_one_is_refused():
     game = HighCardGame(num_players=2)
     state = game.new_initial_state(0)
@@ -172,6 +194,8 @@ def test_value_mix_outside_zero_to_one_is_refused():
         PUCTSearch(game, state.clone, 4, rng, value_mix=1.5)
     with pytest.raises(ValueError, match="mix=-0.1"):
         AZAgent(uniform=True, mix=-0.1)
+    with pytest.raises(ValueError, match="rollout must be at least 0 moves, got -2"):
+        PUCTSearch(game, state.clone, 4, rng, rollout=-2)
 
 
 def hidden_games():

@@ -87,6 +87,7 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
                     dirichlet_alpha=float(settings["dirichlet_alpha"]),
                     dirichlet_weight=float(settings["dirichlet_weight"]),
                     value_mix=float(settings["value_mix"]),
+                    rollout=int(settings["value_rollout"]),
                 )
             )
         run_searches(searches, evaluator)

@@ -24,6 +24,7 @@ DEFAULTS: dict[str, Any] = {
     # weight of the game's own estimate in a leaf's value, in self-play and play (agents.puct):
     # a young network's value is noise; 0 is pure AlphaZero
     "value_mix": 0.5,
+    "value_rollout": 0,  # random moves played past a leaf before the estimate is read
     "temperature_moves": 20,  # moves per game sampled from the visits (then the most visited)
     "max_moves": 0,  # cut self-play games after this many moves, scored by evaluate() (0: never)
     # network
@@ -58,8 +59,12 @@ GAMES: dict[str, dict[str, Any]] = {
 
 def play_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """The search settings a network file carries for play: an ``az`` agent
-    without ``sims=`` or ``mix=`` uses them."""
-    return {"sims": int(settings["eval_sims"]), "mix": float(settings["value_mix"])}
+    without ``sims=``, ``mix=`` or ``rollout=`` uses them."""
+    return {
+        "sims": int(settings["eval_sims"]),
+        "mix": float(settings["value_mix"]),
+        "rollout": int(settings["value_rollout"]),
+    }
 
 
 def az_settings(game: str, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
