@@ -48,12 +48,16 @@ DEFAULTS: dict[str, Any] = {
     "checkpoint_every": 32,  # self-play games between network checkpoints
 }
 
+# eval_sims: about as many simulations as fit in mcts:sims=200's decision time
+# on the same machine (benchmarks/results/az_<game>.md gives both times);
+# max_moves: games that run to their turn limit under young networks are cut
+# and scored by each mover's estimate, so a round of self-play ends in minutes
 GAMES: dict[str, dict[str, Any]] = {
-    "amethyst_amber": {"hidden": 64},
-    "amoeba": {"hidden": 64},
-    "gem_mountain": {"hidden": 128},
+    "amethyst_amber": {"hidden": 64, "eval_sims": 160, "max_moves": 160},
+    "amoeba": {"hidden": 64, "eval_sims": 160},
+    "gem_mountain": {"hidden": 128, "eval_sims": 96},
     "gold_rush_gangs": {"hidden": 64, "max_moves": 600},
-    "princes_of_amber": {"hidden": 128},
+    "princes_of_amber": {"hidden": 128, "eval_sims": 160},
 }
 
 
