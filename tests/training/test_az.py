@@ -12,7 +12,7 @@ pytest.importorskip("torch")
 
 from meeplezoo import envs  # noqa: E402
 from meeplezoo.agents.arena import play_match  # noqa: E402
-from meeplezoo.agents.az import AZAgent, load_network  # noqa: E402
+from meeplezoo.agents.az import AZAgent, NetworkEvaluator, load_network  # noqa: E402
 from meeplezoo.cli import main  # noqa: E402
 from meeplezoo.training.az.network import AZNetwork, TorchEvaluator, export_network  # noqa: E402
 from meeplezoo.training.az.selfplay import play_games  # noqa: E402
@@ -137,6 +137,17 @@ def test_agent_takes_sims_and_mix_from_the_network_file(tmp_path):
     assert (explicit.sims, explicit.mix) == (9, 0.0)
     bare = export_network(AZNetwork(game, hidden=8), game, tmp_path / "bare.pt2", {})
     assert (AZAgent(path=str(bare)).sims, AZAgent(path=str(bare)).mix) == (64, 0.0)
+
+
+def test_network_of_an_earlier_version_plays_with_a_warning(tmp_path):
+    game = envs.make_game("princes_of_amber")
+    loaded = load_network(export_network(AZNetwork(game, hidden=8), game, tmp_path / "net.pt2", {}))
+    earlier = NetworkEvaluator(loaded.module, {**loaded.meta, "game": "princes_of_amber_v0"})
+    with pytest.warns(UserWarning, match="trained on princes_of_amber_v0, an earlier version"):
+        earlier.check(game)
+    other = NetworkEvaluator(loaded.module, {**loaded.meta, "game": "gem_mountain_v0"})
+    with pytest.raises(ValueError, match="is for gem_mountain_v0"):
+        other.check(game)
 
 
 def test_network_of_another_table_is_refused(tmp_path):
