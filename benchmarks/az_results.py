@@ -117,7 +117,9 @@ def merge_reports(reports: list[dict]) -> dict:
     """Reports of one game made in pieces (each command under ten minutes):
     the curve and table from the pieces that have them, the head-to-head rows
     of the same pairing added up."""
-    base = dict(reports[0])
+    # the network and its training figures are those of the final head-to-head,
+    # whichever order the pieces come in (a curve-only piece names its own last checkpoint)
+    base = dict(next((report for report in reports if report.get("final")), reports[0]))
     if "rows" in base:  # PPO reports
         pairs: dict[tuple, list] = {}
         for report in reports:

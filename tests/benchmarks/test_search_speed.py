@@ -49,3 +49,17 @@ def test_run_record_tables_name_the_figures():
     text = az_results.markdown(report, "python -m meeplezoo.benchmarks.az_results princes_of_amber --run r")
     assert "| 96 | 3.5 | 10 | 6 | 60% (31%-83%) |" in text
     assert "6 wins, 0 draws in 10 games" in text
+
+
+def test_merged_pieces_name_the_network_of_the_final_head_to_head():
+    row = {"agent": "az:path=final.pt2", "opponent": "mcts:sims=200", "games": 10, "wins": 3, "draws": 1}
+    row.update({"ms_per_decision": 30.0, "opponent_ms_per_decision": 90.0})
+    curve_point = {**row, "agent": "az:path=early.pt2", "selfplay_games": 64, "cpu_minutes": 1.0}
+    curve_piece = {"network": "early.pt2", "trained": {"games": 64}, "curve": [curve_point], "final": None}
+    finals = [
+        {"network": "final.pt2", "trained": {"games": 640}, "curve": [], "final": dict(row)} for _ in "ab"
+    ]
+    merged = az_results.merge_reports([curve_piece, *finals])
+    assert merged["network"] == "final.pt2" and merged["trained"] == {"games": 640}
+    assert merged["curve"] == [curve_point]
+    assert (merged["final"]["games"], merged["final"]["wins"], merged["final"]["draws"]) == (20, 6, 2)
