@@ -64,6 +64,14 @@ def test_toy_run_trains_saves_reloads_and_resumes(tmp_path):
     assert result.length > 0  # the arena refuses an illegal move
 
 
+def test_every_checkpoint_keeps_a_numbered_network_for_the_learning_curve(tmp_path):
+    config = {**TINY, "eval_every": 0, "eval_games": 0, "checkpoint_every": 2, "games_per_round": 2}
+    train_az(HighCardGame(), games=6, config=config, out=tmp_path, workers=0, progress=False)
+    names = sorted(p.name for p in (tmp_path / "checkpoints").iterdir())
+    assert names == ["net_2_games.pt2", "net_4_games.pt2", "net_6_games.pt2"]
+    assert load_network(tmp_path / "checkpoints" / "net_4_games.pt2").meta["trained"]["games"] == 4
+
+
 def test_resume_refuses_another_game_and_a_ppo_run(tmp_path):
     train_az(
         HighCardGame(), games=2, config={**TINY, "eval_games": 0}, out=tmp_path, workers=0, progress=False

@@ -9,7 +9,7 @@ weights go out with the next round's tasks. A run lives in one folder::
     run.json                      what is trained (game, config, settings, seed)
     state.pt, buffer.npz          learner (network, optimizer, counters) and replay buffer, for --resume
     latest.pt2                    the newest network (an ``az:path=`` file)
-    checkpoints/net_<G>_games.pt2 the network after G self-play games, at each evaluation and run's end
+    checkpoints/net_<G>_games.pt2 the network after G self-play games: each checkpoint, evaluation and run's end
     best.pt2, best.json           the best network so far (beats the previous best)
     evaluations.jsonl             one line per evaluation: against MCTS and the previous best
     tb/                           TensorBoard logs
@@ -239,7 +239,7 @@ def train_az(
             if every and g - counters["last_checkpoint"] >= every:
                 counters["last_checkpoint"] = g
                 display.status("checkpoint")
-                save_state()
+                save_state(numbered=True)  # a numbered copy too: the learning curve's points
             every = int(settings["eval_every"])
             if every and g - counters["last_eval"] >= every and g < target:
                 counters["last_eval"] = g
