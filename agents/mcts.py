@@ -39,6 +39,39 @@ class _Node:
         self.avail = 0
 
 
+def rollout_value(state, depth: int | None, rng: np.random.Generator) -> np.ndarray:
+    """Play uniformly random legal moves on ``state`` (a sample the search
+    owns) until the game ends or ``depth`` moves are played (``None``: to
+    the end); the returns if it ended, else :func:`leaf_value`."""
+    steps = 0
+    while not state.done:
+        if depth is not None and steps >= depth:
+            return leaf_value(state)
+        legal = np.flatnonzero(state.legal_action_mask())
+        state.apply_unchecked(int(legal[int(rng.integers(legal.size))]))
+        steps += 1
+    return np.asarray(state.returns(), dtype=float)
+
+
+def leaf_value(state) -> np.ndarray:
+    """Value of a position where a capped rollout stops: the game's
+    ``evaluate()`` where a state offers one (an estimate of each seat's
+    return from an unfinished position), else its ``returns()`` of the
+    unfinished position (many games score points so far), else 0. The
+    state is the search's own sample (a determinization in games with
+    hidden information): reading all of it reads a world the searcher
+    drew, never the true hidden cards."""
+    n = state.game.num_players
+    evaluate = getattr(state, "evaluate", None)
+    try:
+        values = np.asarray(evaluate() if callable(evaluate) else state.returns(), dtype=float)
+    except (ValueError, NotImplementedError, AssertionError):
+        return np.zeros(n)
+    if values.shape != (n,) or not np.all(np.isfinite(values)):
+        return np.zeros(n)
+    return values
+
+
 class TreeSearch:
     """The search itself; ``sample()`` hands out one root state per simulation."""
 
@@ -109,35 +142,7 @@ class TreeSearch:
         return best_a, best_child
 
     def _rollout(self, state) -> np.ndarray:
-        rng = self.rng
-        steps = 0
-        limit = self.depth
-        while not state.done:
-            if limit is not None and steps >= limit:
-                return self._leaf_value(state)
-            legal = np.flatnonzero(state.legal_action_mask())
-            state.apply_unchecked(int(legal[int(rng.integers(legal.size))]))
-            steps += 1
-        return np.asarray(state.returns(), dtype=float)
-
-    @staticmethod
-    def _leaf_value(state) -> np.ndarray:
-        """Value of a position where a capped rollout stops: the game's
-        ``evaluate()`` where a state offers one (an estimate of each seat's
-        return from an unfinished position), else its ``returns()`` of the
-        unfinished position (many games score points so far), else 0. The
-        state is the search's own sample (a determinization in games with
-        hidden information): reading all of it reads a world the searcher
-        drew, never the true hidden cards."""
-        n = state.game.num_players
-        evaluate = getattr(state, "evaluate", None)
-        try:
-            values = np.asarray(evaluate() if callable(evaluate) else state.returns(), dtype=float)
-        except (ValueError, NotImplementedError, AssertionError):
-            return np.zeros(n)
-        if values.shape != (n,) or not np.all(np.isfinite(values)):
-            return np.zeros(n)
-        return values
+        return rollout_value(state, self.depth, self.rng)
 
 
 def _legal_or_raise(observation: dict) -> np.ndarray:

@@ -24,7 +24,8 @@ AlphaGo blended its value network with rollouts: a young network's value is
 noise, and the estimate gives the search a signal from the first game. At 0
 (the default) the search is pure AlphaZero. With ``rollout`` moves the
 estimate is read after that many random moves from the leaf (AlphaGo's fast
-rollouts, here random); 0 reads it at the leaf itself.
+rollouts, here random: the mcts bot's own capped rollout); 0 reads it at
+the leaf itself.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
+
+from meeplezoo.agents.mcts import rollout_value
 
 DEFAULT_C_PUCT = 1.25  # exploration weight, on values scaled to [0, 1] by the reward range
 
@@ -61,29 +64,6 @@ class UniformEvaluator:
         masks = np.asarray(masks, dtype=bool)
         priors = masks / np.maximum(masks.sum(axis=1, keepdims=True), 1)
         return priors.astype(np.float64), np.zeros((masks.shape[0], self.num_players))
-
-
-def random_moves(state, moves: int, rng: np.random.Generator) -> None:
-    """Play up to ``moves`` uniformly random legal moves on ``state`` (a
-    sample the search owns), stopping early if the game ends."""
-    for _ in range(moves):
-        if state.done:
-            return
-        legal = np.flatnonzero(state.legal_action_mask())
-        state.apply_unchecked(int(legal[int(rng.integers(legal.size))]))
-
-
-def leaf_estimate(state) -> np.ndarray:
-    """The game's estimate of each seat's return from an unfinished position,
-    in seat order: ``evaluate()`` on the search's own sample, which holds
-    only what the searching seat drew for the hidden parts, never the true
-    ones."""
-    if state.done:
-        return np.asarray(state.returns(), dtype=np.float64)
-    values = np.asarray(state.evaluate(), dtype=np.float64)
-    if values.shape != (state.game.num_players,) or not np.all(np.isfinite(values)):
-        raise ValueError(f"{state.game.info.name}: evaluate() gave {values!r}, not one finite value per seat")
-    return values
 
 
 def absolute_values(relative: np.ndarray, player: int) -> np.ndarray:
@@ -215,8 +195,8 @@ class PUCTSearch:
                     return Leaf(path, node, player, observation, mask)
                 if self.rollout:  # the leaf's own observation and mask must outlive the moves
                     observation, mask = np.array(observation), np.array(mask)
-                    random_moves(state, self.rollout, self.rng)
-                return Leaf(path, node, player, observation, mask, leaf_estimate(state))
+                estimate = rollout_value(state, self.rollout, self.rng)
+                return Leaf(path, node, player, observation, mask, estimate)
             action = self._select(node, np.flatnonzero(mask), player)
             node.child_n[action] += 1  # virtual visit, made real by the backup
             node.child_w[action, player] += self._lo  # virtual loss for the mover

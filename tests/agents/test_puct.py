@@ -11,12 +11,11 @@ import pytest
 from meeplezoo import envs
 from meeplezoo.agents.az import AZAgent
 from meeplezoo.agents.base import SeatView
+from meeplezoo.agents.mcts import rollout_value
 from meeplezoo.agents.puct import (
     PUCTSearch,
     UniformEvaluator,
     absolute_values,
-    leaf_estimate,
-    random_moves,
     run_searches,
 )
 from tests.agents.helpers import observation_dict, random_positions
@@ -179,10 +178,9 @@ def test_rollout_reads_the_estimate_after_random_moves_from_the_leaf():
         # one simulation: only the root is evaluated, with its rollout drawn first from the search's rng
         search = PUCTSearch(game, state.clone, 1, np.random.default_rng(seed), value_mix=1.0, rollout=2)
         search.run(FixedValue([0.0, 0.0, 0.0]))
-        replay = state.clone()
-        random_moves(replay, 2, np.random.default_rng(seed))
-        assert np.allclose(search.root.value_sum, leaf_estimate(replay))
-        differs += not np.allclose(leaf_estimate(replay), state.evaluate())
+        replayed = rollout_value(state.clone(), 2, np.random.default_rng(seed))
+        assert np.allclose(search.root.value_sum, replayed)
+        differs += not np.allclose(replayed, state.evaluate())
     assert differs  # the rollout moved the position on
 
 
