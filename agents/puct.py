@@ -78,18 +78,24 @@ def relative_values(values: np.ndarray, player: int) -> np.ndarray:
 
 
 class _Node:
-    """Statistics of one node: its prior (None until evaluated) and, per
-    action, the visits and the summed value vector of the child it leads to."""
+    """One node: its prior (a list over actions, None until evaluated), the
+    statistics of the edge that leads to it (``n`` visits, virtual ones
+    included, and ``w`` the summed value vector), and its own real visits and
+    value sum (the first-play value of its unvisited children).
 
-    __slots__ = ("prior", "child_n", "child_w", "children", "visits", "value_sum")
+    Plain Python numbers, not small numpy arrays: selection reads a handful of
+    them per legal action on every step of every simulation, where numpy's
+    per-call overhead costs more than the arithmetic."""
 
-    def __init__(self, num_actions: int, num_players: int) -> None:
-        self.prior: np.ndarray | None = None
-        self.child_n = np.zeros(num_actions)
-        self.child_w = np.zeros((num_actions, num_players))
+    __slots__ = ("prior", "children", "n", "w", "visits", "value_sum")
+
+    def __init__(self, num_players: int) -> None:
+        self.prior: list[float] | None = None
         self.children: dict[int, _Node] = {}
+        self.n = 0
+        self.w = [0.0] * num_players
         self.visits = 0  # real (not virtual) simulations through this node
-        self.value_sum = np.zeros(num_players)
+        self.value_sum = [0.0] * num_players
 
 
 @dataclass
@@ -151,7 +157,7 @@ class PUCTSearch:
         self._lo = float(lo)
         self._scale = 1.0 / (hi - lo) if hi > lo else 1.0
         self.num_players = game.num_players
-        self.root = _Node(game.num_actions, game.num_players)
+        self.root = _Node(game.num_players)
         self.started = 0  # simulations begun (finished or in flight)
         self.finished = 0
         self._pending: list[Leaf] = []
@@ -197,25 +203,42 @@ class PUCTSearch:
                     observation, mask = np.array(observation), np.array(mask)
                 estimate = rollout_value(state, self.rollout, self.rng)
                 return Leaf(path, node, player, observation, mask, estimate)
-            action = self._select(node, np.flatnonzero(mask), player)
-            node.child_n[action] += 1  # virtual visit, made real by the backup
-            node.child_w[action, player] += self._lo  # virtual loss for the mover
-            path.append((node, action, player))
+            action = self._select(node, np.flatnonzero(mask).tolist(), player)
             child = node.children.get(action)
             if child is None:
-                child = node.children[action] = _Node(self.game.num_actions, self.num_players)
+                child = node.children[action] = _Node(self.num_players)
+            child.n += 1  # virtual visit, made real by the backup
+            child.w[player] += self._lo  # virtual loss for the mover
+            path.append((node, child, player))
             state.apply_unchecked(action)
             node = child
 
-    def _select(self, node: _Node, legal: np.ndarray, player: int) -> int:
-        n = node.child_n[legal]
-        fpu = (node.value_sum[player] / node.visits - self._lo) * self._scale if node.visits else 0.5
-        q = np.where(n > 0, (node.child_w[legal, player] / np.maximum(n, 1) - self._lo) * self._scale, fpu)
-        prior = node.prior[legal]
-        total = prior.sum()
-        prior = prior / total if total > 0 else np.full(legal.size, 1.0 / legal.size)
-        score = q + self.c_puct * prior * math.sqrt(n.sum() + 1) / (1 + n)
-        return int(legal[int(np.argmax(score))])
+    def _select(self, node: _Node, legal: list[int], player: int) -> int:
+        """The legal action of the highest PUCT score, the first one on ties
+        (the prior is renormalised over the actions legal in this sample)."""
+        prior, children = node.prior, node.children
+        lo, scale = self._lo, self._scale
+        total_prior, total_visits = 0.0, 0
+        for action in legal:
+            total_prior += prior[action]
+            child = children.get(action)
+            if child is not None:
+                total_visits += child.n
+        uniform = 1.0 / len(legal)
+        fpu = (node.value_sum[player] / node.visits - lo) * scale if node.visits else 0.5
+        explore = math.sqrt(total_visits + 1)
+        c_puct = self.c_puct
+        best_action, best_score = legal[0], -math.inf
+        for action in legal:
+            p = prior[action] / total_prior if total_prior > 0 else uniform
+            child = children.get(action)
+            if child is None or child.n == 0:
+                score = fpu + c_puct * p * explore
+            else:
+                score = (child.w[player] / child.n - lo) * scale + c_puct * p * explore / (1 + child.n)
+            if score > best_score:
+                best_action, best_score = action, score
+        return best_action
 
     # --- feeding evaluations ---------------------------------------------------
     def feed(self, priors: np.ndarray, values: np.ndarray) -> None:
@@ -228,7 +251,8 @@ class PUCTSearch:
             )
         for leaf, prior, value in zip(leaves, priors, values):
             if leaf.node.prior is None:
-                leaf.node.prior = self._root_noise(prior) if leaf.node is self.root else np.asarray(prior)
+                prior = self._root_noise(prior) if leaf.node is self.root else np.asarray(prior)
+                leaf.node.prior = prior.tolist()
             value = absolute_values(value, leaf.player)
             if leaf.estimate is not None:
                 value = (1.0 - self.value_mix) * value + self.value_mix * leaf.estimate
@@ -244,13 +268,19 @@ class PUCTSearch:
         return prior
 
     def _backup(self, path: list, leaf: _Node, values: np.ndarray) -> None:
-        for node, action, player in path:
-            node.child_w[action] += values
-            node.child_w[action, player] -= self._lo  # the virtual loss comes off
+        values = values.tolist()
+        lo = self._lo
+        for node, child, player in path:
+            w, total = child.w, node.value_sum
+            for seat, value in enumerate(values):
+                w[seat] += value
+                total[seat] += value
+            w[player] -= lo  # the virtual loss comes off
             node.visits += 1
-            node.value_sum += values
+        total = leaf.value_sum
+        for seat, value in enumerate(values):
+            total[seat] += value
         leaf.visits += 1
-        leaf.value_sum += values
         self.finished += 1
 
     # --- results -------------------------------------------------------------
@@ -260,17 +290,23 @@ class PUCTSearch:
 
     def visit_counts(self) -> np.ndarray:
         """Visits per action at the root (length ``num_actions``)."""
-        return self.root.child_n.copy()
+        counts = np.zeros(self.game.num_actions)
+        for action, child in self.root.children.items():
+            counts[action] = child.n
+        return counts
 
     def root_values(self) -> np.ndarray:
         """Mean value vector per root action (zeros where unvisited)."""
-        n = self.root.child_n[:, None]
-        return np.where(n > 0, self.root.child_w / np.maximum(n, 1), 0.0)
+        means = np.zeros((self.game.num_actions, self.num_players))
+        for action, child in self.root.children.items():
+            if child.n:
+                means[action] = np.asarray(child.w) / child.n
+        return means
 
     def best_action(self, seat: int) -> int:
         """The most visited root action (ties: the better mean for ``seat``)."""
         legal = self.root_legal
-        n = self.root.child_n[legal]
+        n = self.visit_counts()[legal]
         q = self.root_values()[legal, seat]
         order = np.lexsort((-q, -n))  # most visits first, then the higher value
         return int(legal[order[0]])
@@ -278,7 +314,7 @@ class PUCTSearch:
     def sample_action(self, temperature: float) -> int:
         """An action drawn with probability proportional to visits^(1/T)."""
         legal = self.root_legal
-        n = self.root.child_n[legal]
+        n = self.visit_counts()[legal]
         if temperature <= 0 or n.sum() == 0:
             return int(legal[int(np.argmax(n))])
         weights = n ** (1.0 / temperature)

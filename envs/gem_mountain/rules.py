@@ -923,12 +923,14 @@ class GemMountainState(State):
             state.secret_tiles[p] = bag.pop(fits[int(rng.integers(len(fits)))])
         (dealt,), state.unused = deal_out(bag, [len(hidden_cells)])
         for i, design in zip(hidden_cells, dealt):
+            # the same cells stay face down and occupied: of the map's counts only the gem tiles change
+            state.gem_tiles_left += HAS_GEM[design] - HAS_GEM[state.cells[i]]
             state.cells[i] = design
             state.rotations[i] = int(rng.integers(0, 4))
         state.changed_cells += hidden_cells
         state.changed_seats += secret_seats
         state.rng = derive_rng(rng)
-        state._recount()
+        state._mask = state._usable_cache = None
         return state
 
     def hidden_tiles(self, player: int) -> tuple[list[int], list[int], list[int]]:

@@ -133,11 +133,10 @@ def test_values_back_up_per_seat_in_each_movers_frame():
     rng = np.random.default_rng(0)
     # every leaf says: the seat to move there gets 1, the others 0
     search = PUCTSearch(game, lambda: view.sample(rng), 3, rng, batch=1).run(FixedValue([1.0, 0.0, 0.0]))
-    root = search.root
     for action in (SWAP, STOP):  # each child once; seat 1 moves there
-        assert root.child_n[action] == 1
-        assert root.child_w[action].tolist() == [0.0, 1.0, 0.0]
-    assert root.value_sum.tolist() == [1.0, 2.0, 0.0]  # its own evaluation (seat 0 to move) and both children
+        assert search.visit_counts()[action] == 1
+        assert search.root_values()[action].tolist() == [0.0, 1.0, 0.0]
+    assert search.root.value_sum == [1.0, 2.0, 0.0]  # its own evaluation (seat 0 to move) and both children
     assert absolute_values([1.0, 2.0, 3.0], 2).tolist() == [2.0, 3.0, 1.0]
 
 
@@ -150,9 +149,8 @@ def test_terminal_values_are_the_games_returns():
     rng = np.random.default_rng(2)
     # the leaf value the evaluator claims is ignored where the game has ended
     search = PUCTSearch(game, state.clone, 12, rng, batch=4).run(FixedValue([0.3, 0.3]))
-    n = search.root.child_n[STOP]
-    assert n > 0
-    assert (search.root.child_w[STOP] / n).tolist() == finished.returns().tolist()
+    assert search.visit_counts()[STOP] > 0
+    assert search.root_values()[STOP].tolist() == finished.returns().tolist()
 
 
 @pytest.mark.parametrize("mix", [1.0, 0.25])
@@ -166,8 +164,8 @@ def test_value_mix_blends_the_games_estimate_into_leaf_values(mix):
         child = state.clone()
         child.apply(action)
         expected = (1 - mix) * absolute_values(network, 1) + mix * child.evaluate()
-        assert search.root.child_n[action] == 1
-        assert np.allclose(search.root.child_w[action], expected)
+        assert search.visit_counts()[action] == 1
+        assert np.allclose(search.root_values()[action], expected)
 
 
 def test_rollout_reads_the_estimate_after_random_moves_from_the_leaf():

@@ -232,3 +232,23 @@ def test_determinize_deals_any_action_design_as_a_secret_action_tile():
     worlds = [s.determinize(0, np.random.default_rng(k)).secret_tiles[1] for k in range(200)]
     assert all(PLAIN[d] and d >= NUM_GEMS for d in worlds)
     assert first_action in worlds
+
+
+def test_determinized_counts_match_a_full_recount():
+    """A redeal changes which face-down tiles hold gems, so the tiles-left
+    count (it drives the end of the game and the estimate) must follow it."""
+    game = GemMountainGame(dark_tunnels=True)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for seed in range(12):
+        s = game.new_initial_state(seed)
+        while not s.done:
+            for viewer in range(game.num_players):
+                sample = s.determinize(viewer, rng)
+                counts = (sample.gem_tiles_left, sample.face_down_left, sample.layer_counts)
+                sample._recount()
+                assert counts == (sample.gem_tiles_left, sample.face_down_left, sample.layer_counts)
+                checked += sample.face_down_left > 0
+            legal = s.legal_actions()
+            s.apply(int(legal[rng.integers(legal.size)]))
+    assert checked > 100
