@@ -4,6 +4,7 @@ Specs::
 
     az:path=runs/x/best.pt2,sims=64      a network trained by ``meeplezoo train --algo az``
     az:baseline=gem_mountain            the network shipped with the package for that game
+    az:baseline=gem_mountain_4p         ... for its four-player table
     az:policy=runs/x/best_model.zip     the policy and value of a MaskablePPO checkpoint
 
 A trained network is a ``torch.export`` program with its metadata (game,
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import warnings
 from importlib.resources import files
 from pathlib import Path
@@ -40,18 +42,36 @@ def require_torch() -> None:
         raise ValueError("az agents need torch: pip install 'meeplezoo[train]'")
 
 
-def baseline_path(game: str) -> Path:
-    """The shipped network of ``game`` (with or without its version suffix)."""
+_TABLE_SUFFIX = re.compile(r"_(\d+)p$")
+
+
+def baseline_table(name: str) -> tuple[str, int | None]:
+    """The game and table size a baseline's name stands for: ``gem_mountain``
+    is the game's default table, ``gem_mountain_4p`` a four-player one (a
+    network's value head has one entry per seat, so each table size has its own)."""
+    match = _TABLE_SUFFIX.search(str(name))
+    if match is None:
+        return strip_version(str(name)), None
+    return strip_version(str(name)[: match.start()]), int(match.group(1))
+
+
+def shipped_baselines() -> list[str]:
     folder = files("meeplezoo.agents") / "baselines"
-    name = strip_version(str(game))
-    path = folder / f"{name}.pt2"
+    if not folder.is_dir():
+        return []
+    return sorted(p.name[:-4] for p in folder.iterdir() if p.name.endswith(".pt2"))
+
+
+def baseline_path(game: str) -> Path:
+    """The shipped network of ``game`` (with or without its version suffix,
+    with a ``_<N>p`` suffix for a table other than the game's default)."""
+    family, players = baseline_table(game)
+    name = family if players is None else f"{family}_{players}p"
+    path = files("meeplezoo.agents") / "baselines" / f"{name}.pt2"
     if not path.is_file():
-        shipped = (
-            sorted(p.name[:-4] for p in folder.iterdir() if p.name.endswith(".pt2"))
-            if folder.is_dir()
-            else []
+        raise ValueError(
+            f"no az baseline for {game!r}; shipped baselines: {', '.join(shipped_baselines()) or 'none'}"
         )
-        raise ValueError(f"no az baseline for {game!r}; shipped baselines: {', '.join(shipped) or 'none'}")
     return Path(str(path))
 
 
@@ -234,6 +254,7 @@ class AZAgent(Agent):
             extra["rollout"] = int(rollout)
         super().__init__(seed, **params, sims=int(sims), **extra, **({"uniform": True} if uniform else {}))
         self.path, self.policy_path, self.uniform = path, policy, bool(uniform)
+        self.baseline = baseline
         self.sims, self.c, self.batch = int(sims), float(c), int(batch)
         self.mix, self.rollout = float(mix), int(rollout)
         self._evaluator = evaluator
@@ -252,7 +273,17 @@ class AZAgent(Agent):
                 self._evaluator = UniformEvaluator(game.num_players)
         key = (game.info.name, game.num_players)
         if self._checked != key and hasattr(self._evaluator, "check"):
-            self._evaluator.check(game)
+            try:
+                self._evaluator.check(game)
+            except ValueError as exc:
+                if self.baseline is None:
+                    raise
+                family = strip_version(game.info.name)
+                own = [name for name in shipped_baselines() if baseline_table(name)[0] == family]
+                raise ValueError(
+                    f"{exc}; shipped baselines of {family}: {', '.join(own) or 'none'} "
+                    f"(a {game.num_players}-player table would be baseline={family}_{game.num_players}p)"
+                ) from None
         self._checked = key
         return self._evaluator
 
