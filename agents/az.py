@@ -199,7 +199,8 @@ class AZAgent(Agent):
     of the game's own estimate in a leaf's value (see agents.puct; default:
     the network file's, else 0); ``rollout`` random moves played past a
     leaf before that estimate is read (default: the file's, else 0);
-    ``uniform=true`` replaces the network by a uniform prior and zero values
+    ``prior_temp`` flattens the network's prior, prior ** (1 / T) (default:
+    the file's, else 1, the prior as it is); ``uniform=true`` replaces the network by a uniform prior and zero values
     (a reference).
     Play is greedy: the most visited move, no noise.
     """
@@ -218,6 +219,7 @@ class AZAgent(Agent):
         batch: int = 8,
         mix: float | None = None,
         rollout: int | None = None,
+        prior_temp: float | None = None,
         uniform: bool = False,
         evaluator=None,
     ) -> None:
@@ -240,23 +242,28 @@ class AZAgent(Agent):
         sims = played.get("sims", DEFAULT_SIMS) if sims is None else sims
         mix = played.get("mix", 0.0) if mix is None else mix
         rollout = played.get("rollout", 0) if rollout is None else rollout
+        prior_temp = played.get("prior_temperature", 1.0) if prior_temp is None else prior_temp
         if int(sims) < 1 or int(batch) < 1:
             raise ValueError(f"az needs sims >= 1 and batch >= 1, got sims={sims!r}, batch={batch!r}")
         if not 0.0 <= float(mix) <= 1.0:
             raise ValueError(f"az needs 0 <= mix <= 1, got mix={mix!r}")
         if int(rollout) < 0:
             raise ValueError(f"az needs rollout >= 0, got rollout={rollout!r}")
+        if not float(prior_temp) > 0:
+            raise ValueError(f"az needs prior_temp > 0, got prior_temp={prior_temp!r}")
         params = {k: str(v) for k, v in (("path", path), ("baseline", baseline), ("policy", policy)) if v}
         if baseline is not None:
             params.pop("path")
         extra = {"mix": float(mix)} if float(mix) else {}
         if float(mix) and int(rollout):
             extra["rollout"] = int(rollout)
+        if float(prior_temp) != 1.0:
+            extra["prior_temp"] = float(prior_temp)
         super().__init__(seed, **params, sims=int(sims), **extra, **({"uniform": True} if uniform else {}))
         self.path, self.policy_path, self.uniform = path, policy, bool(uniform)
         self.baseline = baseline
         self.sims, self.c, self.batch = int(sims), float(c), int(batch)
-        self.mix, self.rollout = float(mix), int(rollout)
+        self.mix, self.rollout, self.prior_temp = float(mix), int(rollout), float(prior_temp)
         self._evaluator = evaluator
         self._checked = None
 
@@ -302,6 +309,7 @@ class AZAgent(Agent):
             dirichlet_alpha=dirichlet_alpha,
             value_mix=self.mix,
             rollout=self.rollout,
+            prior_temperature=self.prior_temp,
         )
         return search.run(evaluator)
 

@@ -26,6 +26,13 @@ noise, and the estimate gives the search a signal from the first game. At 0
 estimate is read after that many random moves from the leaf (AlphaGo's fast
 rollouts, here random: the mcts bot's own capped rollout); 0 reads it at
 the leaf itself.
+
+``prior_temperature`` flattens the network's prior before the search uses
+it (prior ** (1 / T), renormalised), as Leela Chess Zero's policy softmax
+temperature does: a network trained on a few hundred games is confidently
+wrong in some positions, and a prior near zero keeps the search off a move
+however good it would prove. 1 (the default) uses the prior as it is; a
+large T tends to the uniform prior.
 """
 
 from __future__ import annotations
@@ -119,7 +126,8 @@ class PUCTSearch:
     ``dirichlet_alpha`` mixes Dirichlet noise into the root prior (self-play;
     None in evaluation), with weight ``dirichlet_weight``. ``value_mix`` is
     the weight of the game's estimate in a leaf's value, read ``rollout``
-    random moves past the leaf (module docstring).
+    random moves past the leaf; ``prior_temperature`` flattens the prior
+    (module docstring).
     """
 
     def __init__(
@@ -134,6 +142,7 @@ class PUCTSearch:
         dirichlet_weight: float = 0.25,
         value_mix: float = 0.0,
         rollout: int = 0,
+        prior_temperature: float = 1.0,
     ) -> None:
         if int(sims) < 1:
             raise ValueError(f"sims must be at least 1, got {sims!r}")
@@ -143,6 +152,9 @@ class PUCTSearch:
             raise ValueError(f"value_mix must be between 0 and 1, got {value_mix!r}")
         if int(rollout) < 0:
             raise ValueError(f"rollout must be at least 0 moves, got {rollout!r}")
+        if not float(prior_temperature) > 0:
+            raise ValueError(f"prior_temperature must be above 0, got {prior_temperature!r}")
+        self.prior_power = 1.0 / float(prior_temperature)
         self.game = game
         self.rollout = int(rollout)
         self.value_mix = float(value_mix)
@@ -251,12 +263,21 @@ class PUCTSearch:
             )
         for leaf, prior, value in zip(leaves, priors, values):
             if leaf.node.prior is None:
-                prior = self._root_noise(prior) if leaf.node is self.root else np.asarray(prior)
+                prior = self._flattened(np.asarray(prior, dtype=np.float64))
+                if leaf.node is self.root:
+                    prior = self._root_noise(prior)
                 leaf.node.prior = prior.tolist()
             value = absolute_values(value, leaf.player)
             if leaf.estimate is not None:
                 value = (1.0 - self.value_mix) * value + self.value_mix * leaf.estimate
             self._backup(leaf.path, leaf.node, value)
+
+    def _flattened(self, prior: np.ndarray) -> np.ndarray:
+        if self.prior_power == 1.0:
+            return prior
+        powered = prior**self.prior_power
+        total = powered.sum()
+        return powered / total if total > 0 else prior
 
     def _root_noise(self, prior: np.ndarray) -> np.ndarray:
         prior = np.array(prior, dtype=np.float64)

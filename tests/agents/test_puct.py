@@ -194,6 +194,51 @@ def test_value_mix_outside_zero_to_one_is_refused():
         PUCTSearch(game, state.clone, 4, rng, rollout=-2)
 
 
+class FixedPrior(UniformEvaluator):
+    """The same prior for every leaf, renormalised over its legal actions."""
+
+    def __init__(self, prior, num_players):
+        super().__init__(num_players)
+        self.prior = np.asarray(prior, dtype=float)
+
+    def evaluate(self, observations, masks):
+        priors = np.where(masks, self.prior, 0.0)
+        return priors / priors.sum(axis=1, keepdims=True), np.zeros((len(masks), self.num_players))
+
+
+@pytest.mark.parametrize("temperature", [1.0, 2.0, 4.0])
+def test_prior_temperature_flattens_the_prior_the_search_uses(temperature):
+    game = HighCardGame(num_players=2)
+    state = game.new_initial_state(3)
+    prior = np.zeros(game.num_actions)
+    prior[[SWAP, STOP]] = [0.9, 0.1]
+    search = PUCTSearch(game, state.clone, 1, np.random.default_rng(0), prior_temperature=temperature)
+    search.run(FixedPrior(prior, 2))
+    flat = prior ** (1 / temperature)
+    assert np.allclose(search.root.prior, flat / flat.sum())
+
+
+def test_a_flatter_prior_sends_visits_to_the_move_the_prior_disfavours():
+    game = HighCardGame(num_players=2)
+    state = game.new_initial_state(3)
+    prior = np.zeros(game.num_actions)
+    prior[[SWAP, STOP]] = [0.98, 0.02]
+    visits = {}
+    for temperature in (1.0, 8.0):
+        search = PUCTSearch(game, state.clone, 40, np.random.default_rng(0), prior_temperature=temperature)
+        visits[temperature] = search.run(FixedPrior(prior, 2)).visit_counts()[STOP]
+    assert visits[8.0] > visits[1.0]
+
+
+def test_prior_temperature_at_or_below_zero_is_refused():
+    game = HighCardGame(num_players=2)
+    state = game.new_initial_state(0)
+    with pytest.raises(ValueError, match="prior_temperature must be above 0, got 0"):
+        PUCTSearch(game, state.clone, 4, np.random.default_rng(0), prior_temperature=0)
+    with pytest.raises(ValueError, match="prior_temp=-1"):
+        AZAgent(uniform=True, prior_temp=-1)
+
+
 def hidden_games():
     out = [("high_card", HighCardGame(num_players=3))]
     for name in envs.names():

@@ -13,6 +13,7 @@ pytest.importorskip("torch")
 from meeplezoo import envs  # noqa: E402
 from meeplezoo.agents.arena import play_match  # noqa: E402
 from meeplezoo.agents.az import AZAgent, NetworkEvaluator, load_network  # noqa: E402
+from meeplezoo.agents.base import SeatView  # noqa: E402
 from meeplezoo.cli import main  # noqa: E402
 from meeplezoo.training.az.network import AZNetwork, TorchEvaluator, export_network  # noqa: E402
 from meeplezoo.training.az.selfplay import play_games  # noqa: E402
@@ -135,16 +136,19 @@ def test_batched_evaluation_equals_one_position_at_a_time(name, tmp_path):
         assert np.all((values >= lo) & (values <= hi))
 
 
-def test_agent_takes_sims_and_mix_from_the_network_file(tmp_path):
+def test_agent_takes_its_search_settings_from_the_network_file(tmp_path):
     game = envs.make_game("gem_mountain")
-    path = export_network(AZNetwork(game, hidden=8), game, tmp_path / "net.pt2", {}, {"sims": 5, "mix": 0.25})
+    play = {"sims": 5, "mix": 0.25, "prior_temperature": 2.0}
+    path = export_network(AZNetwork(game, hidden=8), game, tmp_path / "net.pt2", {}, play)
     agent = AZAgent(path=str(path))
-    assert (agent.sims, agent.mix) == (5, 0.25)
-    assert agent.params == {"path": str(path), "sims": 5, "mix": 0.25}
-    explicit = AZAgent(path=str(path), sims=9, mix=0)
-    assert (explicit.sims, explicit.mix) == (9, 0.0)
+    assert (agent.sims, agent.mix, agent.prior_temp) == (5, 0.25, 2.0)
+    assert agent.params == {"path": str(path), "sims": 5, "mix": 0.25, "prior_temp": 2.0}
+    assert agent.search(SeatView(game.new_initial_state(0), 0)).prior_power == 0.5
+    explicit = AZAgent(path=str(path), sims=9, mix=0, prior_temp=1)
+    assert (explicit.sims, explicit.mix, explicit.prior_temp) == (9, 0.0, 1.0)
     bare = export_network(AZNetwork(game, hidden=8), game, tmp_path / "bare.pt2", {})
-    assert (AZAgent(path=str(bare)).sims, AZAgent(path=str(bare)).mix) == (64, 0.0)
+    defaults = AZAgent(path=str(bare))
+    assert (defaults.sims, defaults.mix, defaults.prior_temp) == (64, 0.0, 1.0)
 
 
 def test_network_of_an_earlier_version_plays_with_a_warning(tmp_path):
@@ -202,7 +206,6 @@ def test_tiny_run_per_game_saves_reloads_and_resumes(name, players, tmp_path):
 
 
 def test_search_over_a_ppo_checkpoint_plays_legal_moves(tmp_path):
-    from meeplezoo.agents.base import SeatView
     from meeplezoo.agents.registry import make_agent
     from meeplezoo.training.train import train
     from tests.agents.helpers import observation_dict

@@ -88,6 +88,7 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
                     dirichlet_weight=float(settings["dirichlet_weight"]),
                     value_mix=float(settings["value_mix"]),
                     rollout=int(settings["value_rollout"]),
+                    prior_temperature=float(settings["prior_temperature"]),
                 )
             )
         run_searches(searches, evaluator)

@@ -25,6 +25,9 @@ DEFAULTS: dict[str, Any] = {
     # a young network's value is noise; 0 is pure AlphaZero
     "value_mix": 0.5,
     "value_rollout": 0,  # random moves played past a leaf before the estimate is read
+    # the prior ** (1 / T) in self-play and play (agents.puct): above 1 a young network's
+    # confident mistakes cost less; 1 is the prior as it is
+    "prior_temperature": 1.0,
     "temperature_moves": 20,  # moves per game sampled from the visits (then the most visited)
     "max_moves": 0,  # cut self-play games after this many moves, scored by evaluate() (0: never)
     # network
@@ -63,11 +66,12 @@ GAMES: dict[str, dict[str, Any]] = {
 
 def play_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """The search settings a network file carries for play: an ``az`` agent
-    without ``sims=``, ``mix=`` or ``rollout=`` uses them."""
+    without ``sims=``, ``mix=``, ``rollout=`` or ``prior_temp=`` uses them."""
     return {
         "sims": int(settings["eval_sims"]),
         "mix": float(settings["value_mix"]),
         "rollout": int(settings["value_rollout"]),
+        "prior_temperature": float(settings["prior_temperature"]),
     }
 
 
