@@ -150,28 +150,39 @@ def markdown(report: dict, command: str) -> str:
         "",
         "## Learning curve against mcts:sims=200",
         "",
-        "| self-play games | CPU minutes | games | az wins | win rate (95% CI) | az rating | mcts rating |",
-        "|---:|---:|---:|---:|---|---:|---:|",
     ]
+    if report["curve"]:
+        lines += [
+            "| self-play games | CPU minutes | games | az wins | win rate (95% CI) | az rating | mcts rating |",
+            "|---:|---:|---:|---:|---|---:|---:|",
+        ]
+    else:
+        lines.append("Not measured in this run.")
     for r in report["curve"]:
         lo, hi = r["win_ci95"]
         lines.append(
             f"| {r['selfplay_games']} | {r['cpu_minutes']:.1f} | {r['games']} | {r['wins']} | "
             f"{r['win_rate']:.0%} ({lo:.0%}-{hi:.0%}) | {r['rating']:.2f} | {r['opponent_rating']:.2f} |"
         )
-    if f is None:
-        return "\n".join(lines) + "\n"
-    lo, hi = f["win_ci95"]
-    lines += [
-        "",
-        "## Final head-to-head",
-        "",
-        f"`{f['agent']}` against `{f['opponent']}`: {f['wins']} wins, {f['draws']} draws in {f['games']} games, "
-        f"win rate {f['win_rate']:.0%} (95% CI {lo:.0%}-{hi:.0%}); decision time {f['ms_per_decision']:.0f} ms "
-        f"against {f['opponent_ms_per_decision']:.0f} ms.",
-    ]
+    if f is not None:
+        lo, hi = f["win_ci95"]
+        lines += [
+            "",
+            "## Final head-to-head",
+            "",
+            f"`{f['agent']}` against `{f['opponent']}`: {f['wins']} wins, {f['draws']} draws in {f['games']} games, "
+            f"win rate {f['win_rate']:.0%} (95% CI {lo:.0%}-{hi:.0%}); decision time {f['ms_per_decision']:.0f} ms "
+            f"against {f['opponent_ms_per_decision']:.0f} ms.",
+        ]
     if report["table"]:
-        lines += ["", "| agent | rating | win rate | ms/decision |", "|---|---:|---:|---:|"]
+        games = report["table"][0]["games"]
+        lines += [
+            "",
+            f"## Table with {MCTS} and random ({games} games, openskill ordinal)",
+            "",
+            "| agent | rating | win rate | ms/decision |",
+            "|---|---:|---:|---:|",
+        ]
         for row in report["table"]:
             lines.append(
                 f"| {row['agent']} | {row['ordinal']:.2f} | {row['win_rate']:.0%} | {row['decision_ms']:.0f} |"

@@ -51,6 +51,18 @@ def test_run_record_tables_name_the_figures():
     assert "6 wins, 0 draws in 10 games" in text
 
 
+def test_run_record_of_a_table_alone_writes_the_table():
+    report = {"game": "gem_mountain_v0", "players": 4, "trained": {"games": 1500}, "curve": [], "final": None}
+    row = {"agent": "mcts:sims=200", "ordinal": 18.7, "win_rate": 0.53, "decision_ms": 89.8, "games": 60}
+    report["table"] = [row, {**row, "agent": "az:path=x.pt2", "ordinal": 15.7, "win_rate": 0.35}]
+    text = az_results.markdown(
+        report, "python -m meeplezoo.benchmarks.az_results gem_mountain --table-games 60"
+    )
+    assert "Table with mcts:sims=200 and random (60 games" in text
+    assert "| az:path=x.pt2 | 15.70 | 35% | 90 |" in text
+    assert "Not measured in this run." in text and "Final head-to-head" not in text
+
+
 def test_merged_pieces_name_the_network_of_the_final_head_to_head():
     row = {"agent": "az:path=final.pt2", "opponent": "mcts:sims=200", "games": 10, "wins": 3, "draws": 1}
     row.update({"ms_per_decision": 30.0, "opponent_ms_per_decision": 90.0})
