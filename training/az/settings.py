@@ -54,9 +54,19 @@ DEFAULTS: dict[str, Any] = {
 # eval_sims: about as many simulations as fit in mcts:sims=200's decision time
 # on the same machine (benchmarks/results/az_<game>.md gives both times);
 # max_moves: games that run to their turn limit under young networks are cut
-# and scored by each mover's estimate, so a round of self-play ends in minutes
+# and scored by each mover's estimate, so a round of self-play ends in minutes.
+# Amethyst and Amber's row is the recipe of its shipped network: self-play as
+# strong as play (160 simulations over the estimate alone), so the prior learns
+# from a search that already wins, and a flattened prior.
 GAMES: dict[str, dict[str, Any]] = {
-    "amethyst_amber": {"hidden": 64, "eval_sims": 160, "max_moves": 160},
+    "amethyst_amber": {
+        "hidden": 64,
+        "sims": 160,
+        "eval_sims": 160,
+        "value_mix": 1.0,
+        "prior_temperature": 4.0,
+        "max_moves": 160,
+    },
     "amoeba": {"hidden": 64, "eval_sims": 160},
     "gem_mountain": {"hidden": 128, "eval_sims": 96},
     "gold_rush_gangs": {"hidden": 64, "max_moves": 600},
