@@ -68,7 +68,7 @@ GAMES: dict[str, dict[str, Any]] = {
         "max_moves": 160,
     },
     "amoeba": {"hidden": 64, "eval_sims": 160},
-    "gem_mountain": {"hidden": 128, "eval_sims": 96},
+    "gem_mountain": {"hidden": 128, "eval_sims": 128},
     "gold_rush_gangs": {"hidden": 64, "max_moves": 600},
     "princes_of_amber": {"hidden": 128, "eval_sims": 160},
 }
