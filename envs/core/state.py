@@ -395,8 +395,11 @@ class State(abc.ABC):
         The result must depend only on ``player``'s information and ``rng``:
         resample from pools in a canonical order (sorted), never in the order
         the true state holds hidden things, or a searcher's choices would
-        depend on what it cannot know. The copy keeps the state's generator;
-        callers that search reseed it (the true generator knows future chance)."""
+        depend on what it cannot know. The true generator knows future chance,
+        so the games with hidden information give the copy a generator derived
+        from ``rng``; the clone of a perfect-information game keeps the
+        state's, and ``SeatView.sample`` reseeds every sample for the search
+        bots."""
         if self.game.info.hidden_information:
             raise NotImplementedError(f"{self.game.info.name} must override determinize")
         return self.clone()
