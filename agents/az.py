@@ -200,8 +200,8 @@ class AZAgent(Agent):
     the network file's, else 0); ``rollout`` random moves played past a
     leaf before that estimate is read (default: the file's, else 0);
     ``prior_temp`` flattens the network's prior, prior ** (1 / T) (default:
-    the file's, else 1, the prior as it is); ``uniform=true`` replaces the network by a uniform prior and zero values
-    (a reference).
+    the file's, else 1, the prior as it is); ``uniform=true`` replaces the
+    network by a uniform prior and zero values (a reference).
     Play is greedy: the most visited move, no noise.
     """
 

@@ -9,16 +9,12 @@ from importlib.resources import files
 import pytest
 
 from meeplezoo import envs
-from meeplezoo.agents.az import baseline_table, load_network
+from meeplezoo.agents.az import baseline_table, load_network, shipped_baselines
 from meeplezoo.agents.base import SeatView
 from meeplezoo.agents.registry import make_agent
 from tests.agents.helpers import observation_dict, random_positions
 
-SHIPPED = sorted(
-    p.name[: -len(".pt2")]
-    for p in (files("meeplezoo.agents") / "baselines").iterdir()
-    if p.name.endswith(".pt2")
-)
+SHIPPED = shipped_baselines()
 
 
 def test_at_least_one_baseline_ships():
