@@ -55,9 +55,9 @@ DEFAULTS: dict[str, Any] = {
 # on the same machine (benchmarks/results/az_<game>.md gives both times);
 # max_moves: games that run to their turn limit under young networks are cut
 # and scored by each mover's estimate, so a round of self-play ends in minutes.
-# Amethyst and Amber's row is the recipe of its shipped network: self-play as
-# strong as play (160 simulations over the estimate alone), so the prior learns
-# from a search that already wins, and a flattened prior.
+# Amethyst and Amber's and Gold Rush Gangs' rows are the recipes of their shipped
+# networks: self-play as strong as play (160 or 128 simulations over the estimate
+# alone), so the prior learns from a search that already wins, and a flattened prior.
 GAMES: dict[str, dict[str, Any]] = {
     "amethyst_amber": {
         "hidden": 64,
@@ -69,7 +69,14 @@ GAMES: dict[str, dict[str, Any]] = {
     },
     "amoeba": {"hidden": 64, "eval_sims": 160},
     "gem_mountain": {"hidden": 128, "eval_sims": 128},
-    "gold_rush_gangs": {"hidden": 64, "max_moves": 600},
+    "gold_rush_gangs": {
+        "hidden": 64,
+        "sims": 128,
+        "eval_sims": 128,
+        "value_mix": 1.0,
+        "prior_temperature": 4.0,
+        "max_moves": 600,
+    },
     "princes_of_amber": {"hidden": 128, "eval_sims": 160},
 }
 
