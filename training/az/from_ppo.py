@@ -21,7 +21,7 @@ from pathlib import Path
 import torch
 
 from meeplezoo import envs
-from meeplezoo.training.az.network import network_meta, save_program, without_source_paths
+from meeplezoo.training.az.network import network_meta, write_module
 
 
 class PPONetwork(torch.nn.Module):
@@ -49,25 +49,17 @@ def export_ppo(
 ) -> Path:
     """Write ``checkpoint``'s policy and value as an az network file for
     ``game`` (its ``config``, e.g. the player count); returns the path."""
+    from meeplezoo.agents.az import PPOEvaluator
     from meeplezoo.agents.policy import load_model
 
     rules = envs.make_game(game, **(config or {}))
     model = load_model(checkpoint)
-    policy = model.policy.eval()
-    shape = tuple(policy.observation_space.shape)
-    if shape != tuple(rules.observation_shape) or int(policy.action_space.n) != rules.num_actions:
-        raise ValueError(
-            f"the PPO checkpoint {checkpoint} does not fit {rules.info.name} (observation or actions differ)"
-        )
-    net = PPONetwork(policy, rules.num_players).eval()
-    example = torch.zeros((2, *rules.observation_shape), dtype=torch.float32)
-    batch = torch.export.Dim("batch", min=1, max=1 << 16)
-    with torch.no_grad():
-        program = torch.export.export(net, (example,), dynamic_shapes={"observations": {0: batch}})
+    PPOEvaluator(model, rules.num_players).check(rules)  # refuses another game's checkpoint by name
+    net = PPONetwork(model.policy.eval(), rules.num_players).eval()
     trained = {"algorithm": "ppo", "timesteps": int(model.num_timesteps), "checkpoint": Path(checkpoint).name}
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    save_program(without_source_paths(program), out, network_meta(rules, {"body": "ppo"}, trained, play))
+    write_module(net, rules, out, network_meta(rules, {"body": "ppo"}, trained, play))
     return out
 
 

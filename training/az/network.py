@@ -97,13 +97,19 @@ def export_network(net: AZNetwork, game, path: str | Path, trained: dict, play: 
     path.parent.mkdir(parents=True, exist_ok=True)
     was_training = net.training
     net.eval()
+    write_module(net, game, path, network_meta(game, net.spec, trained, play))
+    net.train(was_training)
+    return path
+
+
+def write_module(module: torch.nn.Module, game, path: Path, meta: dict) -> None:
+    """Export ``module`` (observations to logits and values, any batch size)
+    and write it with ``meta``: the one format every az network file has."""
     example = torch.zeros((2, *game.observation_shape), dtype=torch.float32)
     batch = torch.export.Dim("batch", min=1, max=1 << 16)
     with torch.no_grad():
-        program = torch.export.export(net, (example,), dynamic_shapes={"observations": {0: batch}})
-    save_program(without_source_paths(program), path, network_meta(game, net.spec, trained, play))
-    net.train(was_training)
-    return path
+        program = torch.export.export(module, (example,), dynamic_shapes={"observations": {0: batch}})
+    save_program(without_source_paths(program), path, meta)
 
 
 def without_source_paths(program):
