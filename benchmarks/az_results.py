@@ -115,8 +115,8 @@ def merge_rows(rows: list[dict]) -> dict:
 
 def merge_reports(reports: list[dict]) -> dict:
     """Reports of one game made in pieces (each command under ten minutes):
-    the curve and table from the pieces that have them, the head-to-head rows
-    of the same pairing added up."""
+    the curve from the pieces that have one, the table from the one piece that
+    has it, the head-to-head rows of the same pairing added up."""
     # the network and its training figures are those of the final head-to-head,
     # whichever order the pieces come in (a curve-only piece names its own last checkpoint)
     base = dict(next((report for report in reports if report.get("final")), reports[0]))
@@ -130,7 +130,13 @@ def merge_reports(reports: list[dict]) -> dict:
     base["curve"] = sorted(
         (row for report in reports for row in report.get("curve", [])), key=lambda r: r["selfplay_games"]
     )
-    base["table"] = next((report["table"] for report in reports if report.get("table")), [])
+    tables = [report["table"] for report in reports if report.get("table")]
+    if len(tables) > 1:
+        raise ValueError(
+            f"{len(tables)} of the pieces carry a table with mcts:sims=200 and random; openskill "
+            "ratings of separate runs do not add up, so merge at most one table piece"
+        )
+    base["table"] = tables[0] if tables else []
     finals = [report["final"] for report in reports if report.get("final")]
     base["final"] = merge_rows(finals) if finals else None
     return base
@@ -252,7 +258,10 @@ def main(argv=None) -> int:
     folder = Path(args.results)
     if args.merge:
         reports = [json.loads(Path(p).read_text()) for p in args.merge]
-        report = merge_reports(reports)
+        try:
+            report = merge_reports(reports)
+        except ValueError as error:
+            parser.error(str(error))
         report["commands"] = [r.get("command", "") for r in reports]
         policy = "rows" in report
         stem = ("az_policy_" if policy else "az_") + envs.strip_version(report["game"])

@@ -75,3 +75,12 @@ def test_merged_pieces_name_the_network_of_the_final_head_to_head():
     assert merged["network"] == "final.pt2" and merged["trained"] == {"games": 640}
     assert merged["curve"] == [curve_point]
     assert (merged["final"]["games"], merged["final"]["wins"], merged["final"]["draws"]) == (20, 6, 2)
+
+
+def test_merging_two_table_pieces_is_refused_rather_than_dropping_one():
+    table_row = {"agent": "az:path=x.pt2", "ordinal": 15.7, "games": 60}
+    pieces = [{"network": "x.pt2", "curve": [], "final": None, "table": [dict(table_row)]} for _ in "ab"]
+    with pytest.raises(ValueError, match="2 of the pieces carry a table"):
+        az_results.merge_reports(pieces)
+    one_table = az_results.merge_reports([pieces[0], {"network": "x.pt2", "curve": [], "final": None}])
+    assert one_table["table"] == [table_row]
