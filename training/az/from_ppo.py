@@ -10,7 +10,7 @@ an equal share of its opposite (the games are zero-sum), as
 :class:`~meeplezoo.agents.az.PPOEvaluator` does, so the file gives the same
 priors and values as ``az:policy=`` on the same checkpoint.
 
-    python -m meeplezoo.training.az.from_ppo runs/x_ppo/final_model.zip --out x.pt2 --sims 160
+    python -m meeplezoo.training.az.from_ppo runs/x_ppo/final_model.zip --game x --out x.pt2 --sims 160
 """
 
 from __future__ import annotations
