@@ -137,16 +137,28 @@ def load_network(path: str | Path) -> NetworkEvaluator:
 
         # one thread: the batches are small, and a second thread on a busy core only waits
         torch.set_num_threads(1)
-        extra = {META_FILE: ""}
-        try:
-            program = torch.export.load(str(path), extra_files=extra)
-            meta = json.loads(extra[META_FILE])
-        except Exception as exc:  # a damaged or foreign file: say which, in one line
-            raise ValueError(f"{path} is not an az network file: {type(exc).__name__}: {exc}") from None
-        if meta.get("format") != NETWORK_FORMAT:
-            raise ValueError(f"{path}: az network format {meta.get('format')!r}, expected {NETWORK_FORMAT}")
+        program, meta = read_network_file(path)
         _NETWORKS[key] = NetworkEvaluator(program.module(), meta)
     return _NETWORKS[key]
+
+
+def read_network_file(path: str | Path):
+    """The exported program and the metadata of a network file (ValueError
+    naming the file if it is not one)."""
+    if not Path(path).is_file():
+        raise ValueError(f"az network not found: {path}")
+    require_torch()
+    import torch
+
+    extra = {META_FILE: ""}
+    try:
+        program = torch.export.load(str(path), extra_files=extra)
+        meta = json.loads(extra[META_FILE])
+    except Exception as exc:  # a damaged or foreign file: say which, in one line
+        raise ValueError(f"{path} is not an az network file: {type(exc).__name__}: {exc}") from None
+    if meta.get("format") != NETWORK_FORMAT:
+        raise ValueError(f"{path}: az network format {meta.get('format')!r}, expected {NETWORK_FORMAT}")
+    return program, meta
 
 
 class PPOEvaluator:
