@@ -117,6 +117,19 @@ class Leaf:
     estimate: np.ndarray | None = None  # the game's own value of the leaf, seat order (value_mix > 0)
 
 
+def check_search_settings(sims, value_mix, rollout, prior_temperature) -> None:
+    """ValueError naming the first setting out of range: the one rule for the
+    settings a search takes and a network file carries."""
+    if int(sims) < 1:
+        raise ValueError(f"sims must be at least 1, got {sims!r}")
+    if not 0.0 <= float(value_mix) <= 1.0:
+        raise ValueError(f"value_mix must be between 0 and 1, got {value_mix!r}")
+    if int(rollout) < 0:
+        raise ValueError(f"rollout must be at least 0 moves, got {rollout!r}")
+    if not float(prior_temperature) > 0:
+        raise ValueError(f"prior_temperature must be above 0, got {prior_temperature!r}")
+
+
 class PUCTSearch:
     """One decision's search. Drive it with :func:`run_searches` (or
     :meth:`run`); then :meth:`visit_counts` holds the root's visits.
@@ -144,16 +157,9 @@ class PUCTSearch:
         rollout: int = 0,
         prior_temperature: float = 1.0,
     ) -> None:
-        if int(sims) < 1:
-            raise ValueError(f"sims must be at least 1, got {sims!r}")
+        check_search_settings(sims, value_mix, rollout, prior_temperature)
         if int(batch) < 1:
             raise ValueError(f"batch must be at least 1, got {batch!r}")
-        if not 0.0 <= float(value_mix) <= 1.0:
-            raise ValueError(f"value_mix must be between 0 and 1, got {value_mix!r}")
-        if int(rollout) < 0:
-            raise ValueError(f"rollout must be at least 0 moves, got {rollout!r}")
-        if not float(prior_temperature) > 0:
-            raise ValueError(f"prior_temperature must be above 0, got {prior_temperature!r}")
         self.prior_power = 1.0 / float(prior_temperature)
         self.game = game
         self.rollout = int(rollout)

@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 from meeplezoo.agents.az import read_network_file
+from meeplezoo.agents.puct import check_search_settings
 from meeplezoo.training.az.network import save_program
 
 SETTINGS = ("sims", "mix", "rollout", "prior_temperature")
@@ -27,14 +28,12 @@ def check_play(play: dict) -> dict:
     unknown = sorted(set(play) - set(SETTINGS))
     if unknown:
         raise ValueError(f"unknown play setting {unknown[0]!r}; known: {', '.join(SETTINGS)}")
-    if "sims" in play and not (isinstance(play["sims"], int) and play["sims"] >= 1):
-        raise ValueError(f"sims must be an integer of at least 1, got {play['sims']!r}")
-    if "mix" in play and not 0.0 <= float(play["mix"]) <= 1.0:
-        raise ValueError(f"mix must be between 0 and 1, got {play['mix']!r}")
-    if "rollout" in play and not (isinstance(play["rollout"], int) and play["rollout"] >= 0):
-        raise ValueError(f"rollout must be an integer of at least 0, got {play['rollout']!r}")
-    if "prior_temperature" in play and not float(play["prior_temperature"]) > 0:
-        raise ValueError(f"prior_temperature must be above 0, got {play['prior_temperature']!r}")
+    for name in ("sims", "rollout"):  # the file holds them as JSON integers
+        if name in play and not isinstance(play[name], int):
+            raise ValueError(f"{name} must be an integer, got {play[name]!r}")
+    check_search_settings(
+        play.get("sims", 1), play.get("mix", 0.0), play.get("rollout", 0), play.get("prior_temperature", 1.0)
+    )
     if play.get("rollout") and not float(play.get("mix", 0.0)):
         raise ValueError("rollout needs mix > 0: the rollout only feeds the game's estimate")
     return play
