@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 
 SUBCOMMANDS: dict[str, str] = {
@@ -45,6 +46,16 @@ CONFIG_OPTION = "--config"
 # What a person's mistake raises (a bad value, a file, a missing module); anything else is a bug
 # and keeps its traceback.
 MISTAKES = (ValueError, OSError, KeyError, ImportError)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C: Python's default would end the process
+    without running ``finally`` blocks, leaving an arena's or a trainer's
+    worker processes to finish their games unwatched."""
+
+
+def _raise_terminated(signum, frame) -> None:
+    raise Terminated
 
 
 class CommandParser(argparse.ArgumentParser):
@@ -186,8 +197,11 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv[1:])
     except SystemExit as exc:  # --help (0) or a usage error, already printed on one line
         return int(exc.code or 0)
+    signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         return int(module.run(args) or 0)
+    except Terminated:
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         return 130
     except MISTAKES as exc:

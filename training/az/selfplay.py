@@ -240,8 +240,16 @@ class Workers:
                 on_done(len(records))
 
     def close(self) -> None:
+        """Wait for the workers to finish and stop them."""
         if self._pool is not None:
             self._pool.close()
+            self._pool.join()
+            self._pool = None
+
+    def terminate(self) -> None:
+        """Stop the workers now, mid-game (an interrupted run)."""
+        if self._pool is not None:
+            self._pool.terminate()
             self._pool.join()
             self._pool = None
 

@@ -251,6 +251,9 @@ def train_az(
             counters["last_eval"] = counters["games"]
             history.append(_evaluate(rules, net, out, settings, counters, trained_info(), writer, display))
             save_state()
+    except BaseException:  # Ctrl-C, SIGTERM (the CLI raises it) or a failure: stop the workers now
+        pool.terminate()
+        raise
     finally:
         display.close()
         pool.close()
