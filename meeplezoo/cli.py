@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv[1:])
     except SystemExit as exc:  # --help (0) or a usage error, already printed on one line
         return int(exc.code or 0)
-    signal.signal(signal.SIGTERM, _raise_terminated)
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         return int(module.run(args) or 0)
     except Terminated:
@@ -206,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except MISTAKES as exc:
         return fail(command, exc)
+    finally:  # a caller of main() in its own process keeps its own handler
+        signal.signal(signal.SIGTERM, previous)
 
 
 def parse_config(pairs: list[str] | None) -> dict:
