@@ -305,4 +305,7 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from meeplezoo.cli import sigterm_as_interrupt
+
+    with sigterm_as_interrupt():  # a killed report stops its arena workers
+        raise SystemExit(main())

@@ -14,6 +14,7 @@ traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import signal
 import sys
@@ -56,6 +57,18 @@ class Terminated(KeyboardInterrupt):
 
 def _raise_terminated(signum, frame) -> None:
     raise Terminated
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt():
+    """Inside, SIGTERM raises :class:`Terminated`; the handler found is put
+    back on the way out. Long jobs run outside the CLI (``python -m
+    meeplezoo.benchmarks.az_results``) use it too."""
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class CommandParser(argparse.ArgumentParser):
@@ -197,17 +210,15 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv[1:])
     except SystemExit as exc:  # --help (0) or a usage error, already printed on one line
         return int(exc.code or 0)
-    previous = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
-        return int(module.run(args) or 0)
+        with sigterm_as_interrupt():
+            return int(module.run(args) or 0)
     except Terminated:
         return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         return 130
     except MISTAKES as exc:
         return fail(command, exc)
-    finally:  # a caller of main() in its own process keeps its own handler
-        signal.signal(signal.SIGTERM, previous)
 
 
 def parse_config(pairs: list[str] | None) -> dict:

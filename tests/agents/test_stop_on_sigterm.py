@@ -7,6 +7,7 @@ terminated, and the command exits 143 (128 + SIGTERM)."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import time
@@ -101,3 +102,14 @@ def test_sigterm_ends_the_command_and_its_workers(args, tmp_path):
     assert _wait_for(lambda: not any(_running(pid) for pid in workers), 20), [
         pid for pid in workers if _running(pid)
     ]
+
+
+def test_sigterm_inside_the_guard_raises_and_the_old_handler_comes_back():
+    from meeplezoo.cli import Terminated, sigterm_as_interrupt
+
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(Terminated):
+        with sigterm_as_interrupt():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)  # the handler raises before this ends
+    assert signal.getsignal(signal.SIGTERM) is before
