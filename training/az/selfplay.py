@@ -239,17 +239,14 @@ class Workers:
             if on_done:
                 on_done(len(records))
 
-    def close(self) -> None:
-        """Wait for the workers to finish and stop them."""
+    def close(self, wait: bool = True) -> None:
+        """Stop the workers: after their games, or now, mid-game (``wait=False``,
+        an interrupted run)."""
         if self._pool is not None:
-            self._pool.close()
-            self._pool.join()
-            self._pool = None
-
-    def terminate(self) -> None:
-        """Stop the workers now, mid-game (an interrupted run)."""
-        if self._pool is not None:
-            self._pool.terminate()
+            if wait:
+                self._pool.close()
+            else:
+                self._pool.terminate()
             self._pool.join()
             self._pool = None
 

@@ -252,7 +252,7 @@ def train_az(
             history.append(_evaluate(rules, net, out, settings, counters, trained_info(), writer, display))
             save_state()
     except BaseException:  # Ctrl-C, SIGTERM (the CLI raises it) or a failure: stop the workers now
-        pool.terminate()
+        pool.close(wait=False)
         raise
     finally:
         display.close()
