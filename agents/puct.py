@@ -330,6 +330,13 @@ class PUCTSearch:
                 means[action] = np.asarray(child.w) / child.n
         return means
 
+    def root_value(self) -> np.ndarray:
+        """The mean value vector of every simulation so far, in seat order:
+        the search's own estimate of the root position."""
+        if not self.root.visits:
+            return np.zeros(self.num_players)
+        return np.asarray(self.root.value_sum) / self.root.visits
+
     def best_action(self, seat: int) -> int:
         """The most visited root action (ties: the better mean for ``seat``)."""
         legal = self.root_legal

@@ -45,7 +45,7 @@ class _Game:
         self.state = game.new_initial_state(seed)
         self.rng = np.random.default_rng(seed)
         self.moves = 0
-        self.samples: list[tuple] = []  # (observation, mask, policy, player)
+        self.samples: list[tuple] = []  # (observation, mask, policy, player, search value in seat order)
         self.simulations = 0
 
 
@@ -97,14 +97,17 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
             seat = state.current_player
             visits = search.visit_counts()
             mask = state.legal_action_mask()
-            run.samples.append((state.observation(seat), mask, visits / visits.sum(), seat))
+            run.samples.append(
+                (state.observation(seat), mask, visits / visits.sum(), seat, search.root_value())
+            )
             run.simulations += search.finished
             temperature = 1.0 if run.moves < int(settings["temperature_moves"]) else 0.0
             action = search.sample_action(temperature)
             state.apply(action)  # checked: a wrong search must never corrupt a training game
             run.moves += 1
     seconds = time.process_time() - started
-    return [_record(run, game, seconds / len(runs)) for run in runs]
+    search_weight = float(settings.get("search_value_weight", 0.0))
+    return [_record(run, game, seconds / len(runs), search_weight) for run in runs]
 
 
 def value_targets(state, movers: list[int]) -> np.ndarray:
@@ -122,7 +125,18 @@ def value_targets(state, movers: list[int]) -> np.ndarray:
     return np.stack([relative_values(views[p], p) for p in movers])
 
 
-def _record(run: _Game, game, seconds: float) -> GameRecord:
+def blend_search_values(targets: np.ndarray, samples: list[tuple], weight: float) -> np.ndarray:
+    """``targets`` (mover first) moved ``weight`` of the way to each position's
+    root search value: the final result says who won one game, the search
+    what its position is worth on average, so a blend teaches the value with
+    less noise from few games (the z and q average of AlphaZero reproductions)."""
+    if not weight:
+        return targets
+    searched = np.stack([relative_values(s[4], s[3]) for s in samples])
+    return (1.0 - weight) * targets + weight * searched
+
+
+def _record(run: _Game, game, seconds: float, search_weight: float = 0.0) -> GameRecord:
     state = run.state
     cut = not state.done
     n = game.num_players
@@ -134,7 +148,8 @@ def _record(run: _Game, game, seconds: float) -> GameRecord:
         obs = np.stack([s[0] for s in run.samples]).astype(game.observation_dtype)
         masks = np.stack([s[1] for s in run.samples]).astype(bool)
         policies = np.stack([s[2] for s in run.samples]).astype(np.float32)
-        values = value_targets(state, [s[3] for s in run.samples]).astype(np.float32)
+        values = value_targets(state, [s[3] for s in run.samples])
+        values = blend_search_values(values, run.samples, search_weight).astype(np.float32)
     else:
         obs = np.zeros((0, *game.observation_shape), game.observation_dtype)
         masks = np.zeros((0, game.num_actions), bool)

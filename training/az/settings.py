@@ -28,6 +28,9 @@ DEFAULTS: dict[str, Any] = {
     # the prior ** (1 / T) in self-play and play (agents.puct): above 1 a young network's
     # confident mistakes cost less; 1 is the prior as it is
     "prior_temperature": 1.0,
+    # weight of the root search's value in a position's value target, beside the final
+    # result's (training.az.selfplay.blend_search_values); 0 is AlphaZero's final result alone
+    "search_value_weight": 0.0,
     "temperature_moves": 20,  # moves per game sampled from the visits (then the most visited)
     "max_moves": 0,  # cut self-play games after this many moves, scored by evaluate() (0: never)
     # network
