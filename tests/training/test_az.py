@@ -93,6 +93,34 @@ def test_unknown_setting_is_refused():
         az_settings("amoeba", {"nonsense": 1})
 
 
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("sims", 0),
+        ("sims", "many"),
+        ("sims", 32.5),
+        ("search_value_weight", 1.5),
+        ("value_mix", -0.1),
+        ("prior_temperature", 0),
+        ("body", "rnn"),
+        ("eval_mcts_spec", "nonsense:sims=2"),
+        ("eval_games", True),
+    ],
+)
+def test_setting_out_of_range_is_refused_before_anything_is_written(tmp_path, key, value):
+    out = tmp_path / "run"
+    with pytest.raises(ValueError, match=key if key != "eval_mcts_spec" else "nonsense"):
+        train_az(HighCardGame(), games=1, config={key: value}, out=out, workers=0, progress=False)
+    assert not out.exists()
+
+
+def test_settings_in_range_come_back_in_canonical_form():
+    settings = az_settings("amoeba", {"sims": 8, "value_mix": 1, "search_value_weight": 0.5})
+    assert settings["sims"] == 8 and settings["value_mix"] == 1.0
+    assert isinstance(settings["value_mix"], float)
+    assert settings["eval_sims"] == 160  # the game's table
+
+
 def table_sizes():
     out = []
     for name in envs.names():

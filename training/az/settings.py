@@ -11,48 +11,72 @@ from __future__ import annotations
 from typing import Any
 
 from meeplezoo.envs import strip_version
+from meeplezoo.envs.core.options import Option, choice, custom, defaults_of, integer, number, validated_config
 
-DEFAULTS: dict[str, Any] = {
+
+def _search_spec(value: Any, key: str, owner: str) -> str:
+    """An agent spec the evaluation can build (``mcts:sims=200``)."""
+    from meeplezoo.agents.registry import parse_spec
+
+    if not isinstance(value, str):
+        raise ValueError(f"{owner}: {key} must be an agent spec such as 'mcts:sims=200', got {value!r}")
+    parse_spec(value)
+    return value
+
+
+# Every setting declared once (envs.core.options): its default, its range and
+# what it does; az_settings checks each value against it.
+SETTINGS: dict[str, Option] = {
     # search
-    "sims": 32,  # simulations per self-play move
-    "eval_sims": 64,  # simulations per move of the evaluated agent
-    "c_puct": 1.25,
-    "search_batch": 8,  # leaves in flight per search (virtual loss)
-    "concurrent_games": 8,  # games a worker searches together (one network batch)
-    "dirichlet_alpha": 0.3,
-    "dirichlet_weight": 0.25,
-    # weight of the game's own estimate in a leaf's value, in self-play and play (agents.puct):
+    "sims": integer(32, 1, 100_000, "simulations per self-play move"),
+    "eval_sims": integer(64, 1, 100_000, "simulations per move of the evaluated agent"),
+    "c_puct": number(1.25, 0.0, 100.0, "weight of the prior in PUCT's exploration term"),
+    "search_batch": integer(8, 1, 1024, "leaves in flight per search (virtual loss)"),
+    "concurrent_games": integer(8, 1, 4096, "games a worker searches together (one network batch)"),
+    "dirichlet_alpha": number(0.3, 1e-6, 100.0, "concentration of the root's Dirichlet noise"),
+    "dirichlet_weight": number(0.25, 0.0, 1.0, "share of that noise in the root's prior"),
     # a young network's value is noise; 0 is pure AlphaZero
-    "value_mix": 0.5,
-    "value_rollout": 0,  # random moves played past a leaf before the estimate is read
-    # the prior ** (1 / T) in self-play and play (agents.puct): above 1 a young network's
-    # confident mistakes cost less; 1 is the prior as it is
-    "prior_temperature": 1.0,
-    # weight of the root search's value in a position's value target, beside the final
-    # result's (training.az.selfplay.blend_search_values); 0 is AlphaZero's final result alone
-    "search_value_weight": 0.0,
-    "temperature_moves": 20,  # moves per game sampled from the visits (then the most visited)
-    "max_moves": 0,  # cut self-play games after this many moves, scored by evaluate() (0: never)
+    "value_mix": number(
+        0.5, 0.0, 1.0, "weight of the game's own estimate in a leaf's value, in self-play and play"
+    ),
+    "value_rollout": integer(0, 0, 10_000, "random moves played past a leaf before the estimate is read"),
+    # above 1 a young network's confident mistakes cost less; 1 is the prior as it is
+    "prior_temperature": number(
+        1.0, 0.01, 100.0, "the prior is raised to 1 / T in self-play and play (agents.puct)"
+    ),
+    # training.az.selfplay.blend_search_values; 0 is AlphaZero's final result alone
+    "search_value_weight": number(
+        0.0, 0.0, 1.0, "weight of the root search's value in a position's value target"
+    ),
+    "temperature_moves": integer(
+        20, 0, 1_000_000, "moves per game sampled from the visits (then the most visited)"
+    ),
+    "max_moves": integer(
+        0, 0, 1_000_000, "cut self-play games after this many moves, scored by evaluate() (0: never)"
+    ),
     # network
-    "hidden": 128,
-    "channels": 16,
-    "body": "auto",  # cnn where the game declares board planes, else mlp
+    "hidden": integer(128, 1, 4096, "width of the network's hidden layers"),
+    "channels": integer(16, 1, 1024, "channels of the convolutional body"),
+    "body": choice("auto", ("auto", "cnn", "mlp"), "cnn where the game declares board planes, else mlp"),
     # learner
-    "learning_rate": 1e-3,
-    "weight_decay": 1e-4,
-    "batch_size": 256,
-    "buffer_size": 50_000,  # positions kept
-    # times each new position is used in training, on average (learning is cheap next to self-play)
-    "train_ratio": 16.0,
-    "value_weight": 1.0,
-    "torch_threads": 1,
+    "learning_rate": number(1e-3, 1e-9, 10.0, "the learner's step size (AdamW)"),
+    "weight_decay": number(1e-4, 0.0, 1.0, "AdamW's weight decay"),
+    "batch_size": integer(256, 1, 65_536, "positions per learner step"),
+    "buffer_size": integer(50_000, 1, 10_000_000, "positions kept"),
+    # learning is cheap next to self-play
+    "train_ratio": number(16.0, 0.0, 10_000.0, "times each new position is used in training, on average"),
+    "value_weight": number(1.0, 0.0, 1000.0, "weight of the value loss beside the policy loss"),
+    "torch_threads": integer(1, 1, 256, "torch threads of the learner"),
     # rounds, checkpoints, evaluation
-    "games_per_round": 16,
-    "eval_every": 64,  # self-play games between evaluations (0: only at the end)
-    "eval_games": 20,
-    "eval_mcts_spec": "mcts:sims=200",
-    "checkpoint_every": 32,  # self-play games between network checkpoints
+    "games_per_round": integer(16, 1, 1_000_000, "self-play games between learner rounds"),
+    "eval_every": integer(64, 0, 100_000_000, "self-play games between evaluations (0: only at the end)"),
+    "eval_games": integer(20, 0, 1_000_000, "games per evaluation against the eval_mcts_spec agent"),
+    "eval_mcts_spec": custom(
+        "mcts:sims=200", "the agent evaluations play against", "an agent spec", _search_spec
+    ),
+    "checkpoint_every": integer(32, 0, 100_000_000, "self-play games between network checkpoints (0: none)"),
 }
+DEFAULTS: dict[str, Any] = defaults_of(SETTINGS)
 
 # eval_sims: about as many simulations as fit in mcts:sims=200's decision time
 # on the same machine (benchmarks/results/az_<game>.md gives both times);
@@ -96,10 +120,11 @@ def play_settings(settings: dict[str, Any]) -> dict[str, Any]:
 
 
 def az_settings(game: str, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Defaults, then the game's table, then ``overrides`` (unknown keys fail)."""
+    """Defaults, then the game's table, then ``overrides``: unknown keys and
+    values out of range fail with a ValueError naming them."""
     params = {**DEFAULTS, **GAMES.get(strip_version(game), {})}
     for key, value in (overrides or {}).items():
         if key not in DEFAULTS:
             raise ValueError(f"unknown az setting {key!r}; known: {', '.join(sorted(DEFAULTS))}")
         params[key] = value
-    return params
+    return validated_config(SETTINGS, params, "az setting")
