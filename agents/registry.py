@@ -13,6 +13,7 @@ import importlib
 import json
 
 from meeplezoo.agents.base import Agent
+from meeplezoo.envs.core.options import Option, custom
 
 AGENTS: dict[str, str] = {
     "random": "meeplezoo.agents.random_agent:RandomAgent",
@@ -46,6 +47,22 @@ def parse_spec(spec: str) -> tuple[str, dict]:
             raise ValueError(f"agent parameters look like key=value, got {part!r} in {spec!r}")
         params[key.strip()] = _value(value.strip())
     return kind, params
+
+
+def spec_option(default: str, doc: str) -> Option:
+    """A training setting that names a bot (``eval_mcts_spec=mcts:sims=200``):
+    checked as a spec when the run starts, not when its first evaluation fails."""
+
+    def check(value, key: str, owner: str) -> str:
+        if not isinstance(value, str):
+            raise ValueError(f"{owner}: {key} must be an agent spec such as 'mcts:sims=200', got {value!r}")
+        try:
+            parse_spec(value)
+        except ValueError as exc:
+            raise ValueError(f"{owner}: {key}: {exc}") from None
+        return value
+
+    return custom(default, doc, "an agent spec", check)
 
 
 def agent_class(kind: str) -> type[Agent]:

@@ -175,11 +175,14 @@ def train(
     if isinstance(game, str):
         game = envs.resolve(game)
     rules = make_game(game, None if isinstance(game, Game) else game_config)
-    params = configs.hyperparams(_describe_game(game), overrides)
-    if eval_every is not None:
-        params["eval_every"] = eval_every
-    if eval_games is not None:
-        params["eval_games"] = eval_games
+    # the command line's --eval-every/--eval-games are checked like --config's,
+    # but stay out of the saved overrides: a resumed run takes its own
+    arguments = {
+        key: value
+        for key, value in (("eval_every", eval_every), ("eval_games", eval_games))
+        if value is not None
+    }
+    params = configs.hyperparams(_describe_game(game), {**overrides, **arguments})
     if out.exists() and not out.is_dir():
         raise ValueError(f"run folder {str(out)!r} is an existing file, not a folder")
     out.mkdir(parents=True, exist_ok=True)

@@ -9,6 +9,7 @@ import pytest
 
 from meeplezoo import envs
 from meeplezoo.cli import main
+from meeplezoo.training.configs import hyperparams
 from meeplezoo.training.evaluate import versus
 from meeplezoo.training.league import load_policy
 from meeplezoo.training.train import latest_checkpoint, split_config, train
@@ -48,6 +49,43 @@ def test_config_pairs_split_into_game_and_training_settings():
     assert game_config == {"max_turns": 5} and overrides == {"ent_coef": 0.02}
     with pytest.raises(ValueError, match="unknown config key"):
         split_config(HighCardGame(), {"nonsense": 1})
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("n_steps", 0),
+        ("gamma", 1.5),
+        ("learning_rate", "fast"),
+        ("net_arch", [64, "wide"]),
+        ("net_arch", {"pi": [8]}),
+        ("features", "transformer"),
+        ("skip_forced", "yes"),
+        ("league_random", -1),
+        ("league_mcts_spec", "nonsense:sims=2"),
+    ],
+)
+def test_setting_out_of_range_is_refused_before_anything_is_written(tmp_path, key, value):
+    out = tmp_path / "run"
+    with pytest.raises(ValueError, match=key):
+        train(HighCardGame(), timesteps=128, config={**TINY, key: value}, out=out, progress=False)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("argument", "value"), [("eval_every", -1), ("eval_games", "many")])
+def test_evaluation_arguments_are_checked_like_settings(tmp_path, argument, value):
+    out = tmp_path / "run"
+    with pytest.raises(ValueError, match=argument):
+        train(HighCardGame(), timesteps=128, config=TINY, out=out, progress=False, **{argument: value})
+    assert not out.exists()
+
+
+def test_settings_in_range_come_back_in_canonical_form():
+    params = hyperparams("amoeba", {"net_arch": (16, 16), "gamma": 1, "league_mcts": 0})
+    assert params["net_arch"] == [16, 16]
+    assert params["gamma"] == 1.0 and isinstance(params["gamma"], float)
+    assert hyperparams("amoeba", {"net_arch": {"pi": [], "vf": [8]}})["net_arch"] == {"pi": [], "vf": [8]}
+    assert hyperparams("gem_mountain")["features"] == "board"  # the game's table
 
 
 @pytest.mark.parametrize("name", game_names())

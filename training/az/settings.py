@@ -10,19 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeplezoo.agents.registry import spec_option
 from meeplezoo.envs import strip_version
-from meeplezoo.envs.core.options import Option, choice, custom, defaults_of, integer, number, validated_config
-
-
-def _search_spec(value: Any, key: str, owner: str) -> str:
-    """An agent spec the evaluation can build (``mcts:sims=200``)."""
-    from meeplezoo.agents.registry import parse_spec
-
-    if not isinstance(value, str):
-        raise ValueError(f"{owner}: {key} must be an agent spec such as 'mcts:sims=200', got {value!r}")
-    parse_spec(value)
-    return value
-
+from meeplezoo.envs.core.options import Option, choice, defaults_of, integer, number, validated_config
 
 # Every setting declared once (envs.core.options): its default, its range and
 # what it does; az_settings checks each value against it.
@@ -71,9 +61,7 @@ SETTINGS: dict[str, Option] = {
     "games_per_round": integer(16, 1, 1_000_000, "self-play games between learner rounds"),
     "eval_every": integer(64, 0, 100_000_000, "self-play games between evaluations (0: only at the end)"),
     "eval_games": integer(20, 0, 1_000_000, "games per evaluation against the eval_mcts_spec agent"),
-    "eval_mcts_spec": custom(
-        "mcts:sims=200", "the agent evaluations play against", "an agent spec", _search_spec
-    ),
+    "eval_mcts_spec": spec_option("mcts:sims=200", "the agent evaluations play against"),
     "checkpoint_every": integer(32, 0, 100_000_000, "self-play games between network checkpoints (0: none)"),
 }
 DEFAULTS: dict[str, Any] = defaults_of(SETTINGS)

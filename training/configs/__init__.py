@@ -14,57 +14,94 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeplezoo.agents.registry import spec_option
 from meeplezoo.envs import strip_version
+from meeplezoo.envs.core.options import (
+    Option,
+    choice,
+    custom,
+    defaults_of,
+    flag,
+    integer,
+    number,
+    validated_config,
+)
 
-DEFAULTS: dict[str, Any] = {
+
+def _layer_widths(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and all(
+        isinstance(width, int) and not isinstance(width, bool) and 1 <= width <= 65_536 for width in value
+    )
+
+
+def _net_arch(value: Any, key: str, owner: str) -> list | dict:
+    """Hidden layer widths shared by policy and value, or split as {"pi": [...], "vf": [...]}."""
+    if _layer_widths(value):
+        return list(value)
+    if isinstance(value, dict) and set(value) == {"pi", "vf"} and all(map(_layer_widths, value.values())):
+        return {part: list(widths) for part, widths in value.items()}
+    raise ValueError(
+        f'{owner}: {key} must be a list of layer widths or {{"pi": [...], "vf": [...]}}, got {value!r}'
+    )
+
+
+def _weight(default: float, doc: str) -> Option:
+    return number(default, 0.0, 1000.0, doc)
+
+
+# Every setting declared once (envs.core.options): its default, its range and
+# what it does; hyperparams checks each value against it.
+SETTINGS: dict[str, Option] = {
     # MaskablePPO
-    "learning_rate": 3e-4,
-    "n_steps": 1024,  # per env, per rollout
+    "learning_rate": number(3e-4, 1e-9, 10.0, "Adam's step size"),
+    "n_steps": integer(1024, 1, 1_000_000, "steps per env, per rollout"),
     # 80 gradient steps per rollout: with fewer (512 x 4) the policy hardly
     # moved on Gem Mountain (approx. KL ~ 0.001 per update)
-    "batch_size": 128,
-    "n_epochs": 10,
-    "gamma": 0.995,
-    "gae_lambda": 0.95,
-    "clip_range": 0.2,
-    "ent_coef": 0.01,
-    "vf_coef": 0.5,
-    "max_grad_norm": 0.5,
-    "net_arch": [64, 64],
-    "obs_transform": "symlog",  # or "none": see training/features.py
+    "batch_size": integer(128, 1, 1_000_000, "samples per gradient step"),
+    "n_epochs": integer(10, 1, 1000, "passes over each rollout"),
+    "gamma": number(0.995, 0.0, 1.0, "discount"),
+    "gae_lambda": number(0.95, 0.0, 1.0, "GAE's bias-variance trade-off"),
+    "clip_range": number(0.2, 1e-6, 10.0, "PPO's clip on the probability ratio"),
+    "ent_coef": number(0.01, 0.0, 10.0, "weight of the entropy bonus"),
+    "vf_coef": number(0.5, 0.0, 100.0, "weight of the value loss"),
+    "max_grad_norm": number(0.5, 1e-6, 1e6, "gradient clipping norm"),
+    "net_arch": custom([64, 64], "hidden layers", 'widths, or {"pi": [...], "vf": [...]}', _net_arch),
+    "obs_transform": choice("symlog", ("symlog", "none"), "see training/features.py"),
     # "mlp" flattens the observation; "cnn" convolves over the board planes
     # of games that declare them (Game.observation_planes); "board" adds a
     # policy head shared by all cells (Game.action_cells, training/policies.py)
-    "features": "mlp",
-    "cnn_channels": 32,
-    # torch threads per process: one is fastest for these small MLPs on a few cores
-    "torch_threads": 1,
-    # weight of potential-based shaping by the learner's State.evaluate(viewer=seat) (training/selfplay.py)
-    "reward_shaping": 0.0,
-    # play the learner's forced moves (one legal action) inside the env
-    "skip_forced": True,
+    "features": choice("mlp", ("mlp", "cnn", "board"), "the policy's feature extractor"),
+    "cnn_channels": integer(32, 1, 1024, "channels of the convolutional features"),
+    # one is fastest for these small MLPs on a few cores
+    "torch_threads": integer(1, 1, 256, "torch threads per process"),
+    # training/selfplay.py
+    "reward_shaping": _weight(
+        0.0, "weight of potential-based shaping by the learner's State.evaluate(viewer=seat)"
+    ),
+    "skip_forced": flag(True, "play the learner's forced moves (one legal action) inside the env"),
     # opponent pool: weights per category ("self" is the current policy)
     # a large random share early gives the sparse end-of-game reward a clear
     # signal; the policy and its snapshots keep it from overfitting random play
-    "league_self": 0.25,
-    "league_snapshots": 0.2,
-    "league_random": 0.55,
-    "league_mcts": 0.0,
-    "league_mcts_spec": "mcts:sims=20",
-    "league_window": 5,
-    "snapshot_every": 10_000,
+    "league_self": _weight(0.25, "share of games against the current policy"),
+    "league_snapshots": _weight(0.2, "share against frozen snapshots of it"),
+    "league_random": _weight(0.55, "share against random play"),
+    "league_mcts": _weight(0.0, "share against league_mcts_spec"),
+    "league_mcts_spec": spec_option("mcts:sims=20", "the search bot of the opponent pool"),
+    "league_window": integer(5, 1, 10_000, "snapshots kept in the pool"),
+    "snapshot_every": integer(10_000, 0, 10**12, "steps between snapshots (0: none)"),
     # checkpoints and evaluation
-    "checkpoint_every": 10_000,
-    "eval_every": 10_000,
-    "eval_games": 40,
-    "eval_mcts_spec": "mcts:sims=25",
+    "checkpoint_every": integer(10_000, 0, 10**12, "steps between checkpoints (0: none)"),
+    "eval_every": integer(10_000, 0, 10**12, "steps between evaluations (0: none)"),
+    "eval_games": integer(40, 0, 1_000_000, "games against random per evaluation"),
+    "eval_mcts_spec": spec_option("mcts:sims=25", "the search bot evaluations play"),
     # evaluate the policy as trained (sampled); the greedy argmax of a policy
     # trained by sampling can loop in long games (seen on Princes of Amber)
-    "eval_deterministic": False,
-    "eval_mcts_games": 10,
-    "final_games": 60,  # the closing arena run: trained, random and MCTS
-    "final_workers": 2,
+    "eval_deterministic": flag(False, "evaluate the policy's most likely action instead of a sample"),
+    "eval_mcts_games": integer(10, 0, 1_000_000, "games against eval_mcts_spec per evaluation"),
+    "final_games": integer(60, 0, 1_000_000, "games of the closing arena run: trained, random and MCTS"),
+    "final_workers": integer(2, 0, 256, "worker processes of that run"),
 }
+DEFAULTS: dict[str, Any] = defaults_of(SETTINGS)
 
 GAMES: dict[str, dict[str, Any]] = {
     # Which tile to grab is the whole game against weak play, and it is a
@@ -101,13 +138,14 @@ PPO_KEYS = (
 
 
 def hyperparams(game: str, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Defaults, then the game's table, then ``overrides`` (unknown keys fail)."""
+    """Defaults, then the game's table, then ``overrides``: unknown keys and
+    values out of range fail with a ValueError naming them."""
     params = {**DEFAULTS, **GAMES.get(strip_version(game), {})}
     for key, value in (overrides or {}).items():
         if key not in DEFAULTS:
             raise ValueError(f"unknown training setting {key!r}; known: {', '.join(sorted(DEFAULTS))}")
         params[key] = value
-    return params
+    return validated_config(SETTINGS, params, "training setting")
 
 
 def ppo_kwargs(params: dict[str, Any], game=None) -> dict[str, Any]:
