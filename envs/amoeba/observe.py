@@ -22,7 +22,10 @@ which amoeba records (by identity: the rules replace a record when it
 changes, and clones share them) it has painted, and paints only what is new
 (the amoebas the rules logged in ``changed_amoebas`` since its last call).
 A clone, or a later position of the same game, starts from the planes of an
-earlier position when its placements continue that position's.
+earlier position when its placements continue that position's: the deepest
+such position among the views painted lately (:class:`Bases`), so a search
+that replays its tree from fresh samples of one root, or several games
+searched side by side, paints only the placements below the branch point.
 
 The observer runs once per env step, so the painting is kept lean: the view
 observed last is found by its state's log (no lookup), a table that has not
@@ -132,6 +135,47 @@ class PaintedPlanes:
         return new
 
 
+class Bases:
+    """The views painted lately, found by their last placement: the starting
+    point of a new view is the deepest one whose placements the new state
+    continues. Bounded, least recently used first out; an entry whose view
+    has since moved on (its state advanced) no longer matches and is skipped."""
+
+    __slots__ = ("limit", "entries")
+
+    def __init__(self, limit: int = 1024) -> None:
+        self.limit = limit
+        self.entries: dict[int, tuple] = {}  # id(last placement) -> (that placement, view)
+
+    def add(self, view: PaintedPlanes) -> None:
+        last = view.last
+        if last is None:
+            return
+        entries = self.entries
+        entries.pop(id(last), None)
+        entries[id(last)] = (last, view)
+        if len(entries) > self.limit:
+            del entries[next(iter(entries))]
+
+    def deepest(self, placements: list) -> PaintedPlanes | None:
+        """The view painted up to the longest prefix of ``placements``."""
+        entries = self.entries
+        for k in range(len(placements) - 1, -1, -1):
+            placement = placements[k]
+            entry = entries.get(id(placement))
+            if entry is None or entry[0] is not placement:
+                continue
+            view = entry[1]
+            if view.last is placement and view.count == k + 1:
+                del entries[id(placement)]  # used: to the back of the queue
+                entries[id(placement)] = entry
+                return view
+        return None
+
+    def clear(self) -> None:
+        self.entries = {}
+
+
 class Cells:
     """Where a placement writes, worked out once per game: per anchor,
     the plane cells a ground tile and a top tile set to 1; per port slot, the
@@ -175,17 +219,20 @@ class Observer:
         self.absent_seats = bytes(5 * (SEATS - n))
         self._views: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._recent: PaintedPlanes | None = None
+        self._bases = Bases()
 
     def __getstate__(self) -> dict:
         """Pickled without the painted planes (weak references do not pickle)."""
         state = dict(self.__dict__)
         state["_views"] = None
         state["_recent"] = None
+        state["_bases"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._views = weakref.WeakKeyDictionary()
+        self._bases = Bases()
 
     # ------------------------------------------------------------ planes
     def planes(self, state) -> bytearray:
@@ -197,20 +244,22 @@ class Observer:
         if view is None or view.log is not log:
             view = self._view_of(state)
             self._paint_table(view, state)
+            self._bases.add(view)
         elif view.log_read != len(log) or view.count != len(state.placements):
             self._paint_table(view, state)
+            self._bases.add(view)
         if state.offers or view.offer_members:
             self._paint_offer(view, state)
         return view.planes
 
     def _view_of(self, state) -> PaintedPlanes:
-        """The state's own view, else a copy of the last one observed if the
-        state continues its placements, else a blank one."""
+        """The state's own view, else a copy of the deepest view painted
+        lately that the state's placements continue, else a blank one."""
         view = self._views.get(state)
         if view is None or not view.continues(state):
-            recent = self._recent
-            if recent is not None and recent.continues(state):
-                view = recent.copy()
+            base = self._bases.deepest(state.placements)
+            if base is not None:
+                view = base.copy()
             else:
                 view = PaintedPlanes(NUM_PLANES * self.area)
             self._views[state] = view

@@ -207,6 +207,50 @@ def test_painted_planes_follow_clones_and_branches():
         assert np.array_equal(old.observation(0), encode_reference(old, 0))
 
 
+def test_search_branches_start_from_the_deepest_painted_position(monkeypatch):
+    """A search replays its tree from fresh samples of one root, and self-play
+    searches several games at once: each new position must start from the
+    deepest position painted lately whose placements it continues, so it
+    paints only the tiles laid below that point, and still gets the planes
+    of its own table."""
+    g = game(num_players=2)
+    roots = []
+    for seed in (21, 22):  # two games searched side by side
+        st = g.new_initial_state(seed)
+        rng = np.random.default_rng(seed)
+        while len(st.placements) < 12:
+            st.apply(int(rng.choice(st.legal_actions())))
+        roots.append(st)
+    observer = g.observer
+    painted_placements = []
+    paint = observer._paint_placement
+    monkeypatch.setattr(
+        observer,
+        "_paint_placement",
+        lambda planes, state, k: (painted_placements.append(k), paint(planes, state, k))[1],
+    )
+    for root in roots:
+        painted(root.determinize(root.current_player, np.random.default_rng(0)))
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        root = roots[int(rng.integers(2))]
+        sample = root.determinize(root.current_player, rng)
+        for _ in range(int(rng.integers(1, 7))):
+            if not sample.done:
+                sample.apply(int(rng.choice(sample.legal_actions())))
+        painted_placements.clear()
+        planes = painted(sample)
+        assert np.array_equal(planes, planes_from_scratch(sample))
+        assert all(k >= len(root.placements) for k in painted_placements)
+        assert np.array_equal(sample.observation(0), encode_reference(sample, 0))
+        deeper = sample.clone()  # a simulation that goes further down the same branch
+        while not deeper.done and len(deeper.placements) < len(sample.placements) + 2:
+            deeper.apply(int(rng.choice(deeper.legal_actions())))
+        painted_placements.clear()
+        assert np.array_equal(painted(deeper), planes_from_scratch(deeper))
+        assert all(k >= len(sample.placements) for k in painted_placements)
+
+
 def compact_greedy_action(st, rng):
     """A test player that makes splits happen: it claims every offer, picks a
     tile that can split when it has one, splits whenever it can, and otherwise
