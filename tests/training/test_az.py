@@ -10,6 +10,8 @@ import pytest
 
 pytest.importorskip("torch")
 
+import torch  # noqa: E402
+
 from meeplezoo import envs  # noqa: E402
 from meeplezoo.agents.arena import play_match  # noqa: E402
 from meeplezoo.agents.az import AZAgent, NetworkEvaluator, load_network  # noqa: E402
@@ -63,6 +65,20 @@ def test_toy_run_trains_saves_reloads_and_resumes(tmp_path):
         HighCardGame(num_players=3), [AZAgent(path=str(out / "latest.pt2"), sims=4), "random", "random"], 1
     )
     assert result.length > 0  # the arena refuses an illegal move
+
+
+def test_a_resumed_run_trains_the_same_network_as_one_never_stopped(tmp_path):
+    config = {**TINY, "eval_every": 0, "eval_games": 0, "checkpoint_every": 2}
+    whole, halves = tmp_path / "whole", tmp_path / "halves"
+    train_az(HighCardGame(num_players=3), games=6, config=config, out=whole, workers=0, progress=False)
+    train_az(HighCardGame(num_players=3), games=2, config=config, out=halves, workers=0, progress=False)
+    train_az(HighCardGame(num_players=3), games=4, resume=halves, workers=0, progress=False)
+    saved = [torch.load(folder / "state.pt", weights_only=False) for folder in (whole, halves)]
+    assert saved[0]["counters"]["games"] == saved[1]["counters"]["games"] == 6
+    weights = [entry["learner"]["net"] for entry in saved]
+    assert weights[0].keys() == weights[1].keys()
+    for key in weights[0]:
+        assert torch.equal(weights[0][key], weights[1][key]), key
 
 
 def test_every_checkpoint_keeps_a_numbered_network_for_the_learning_curve(tmp_path):

@@ -7,14 +7,15 @@ that each new position is used ``train_ratio`` times on average; the new
 weights go out with the next round's tasks. A run lives in one folder::
 
     run.json                      what is trained (game, config, settings, seed)
-    state.pt, buffer.npz          learner (network, optimizer, counters) and replay buffer, for --resume
+    state.pt, buffer.npz          learner (network, optimizer, counters, sampler) and replay buffer: --resume
     latest.pt2                    the newest network (an ``az:path=`` file)
     checkpoints/net_<G>_games.pt2 the network after G self-play games: each checkpoint, evaluation and run's end
     best.pt2, best.json           the best network so far (beats the previous best)
     evaluations.jsonl             one line per evaluation: against MCTS and the previous best
     tb/                           TensorBoard logs
 
-``resume`` continues a run folder: the step, game and position counts go on.
+``resume`` continues a run folder: the step, game and position counts go on,
+and a run resumed from its last save trains the same network as one never stopped.
 """
 
 from __future__ import annotations
@@ -177,13 +178,17 @@ def train_az(
     buffer = ReplayBuffer(rules, int(settings["buffer_size"]))
     counters = {"games": 0, "positions": 0, "moves": 0, "simulations": 0, "worker_seconds": 0.0}
     counters.update({"learn_seconds": 0.0, "eval_seconds": 0.0, "last_eval": 0, "last_checkpoint": 0})
+    sampler_state = None
     if resume is not None and (out / STATE_FILE).exists():
         data = torch.load(out / STATE_FILE, weights_only=False)
         learner.load_state_dict(data["learner"])
         counters.update(data["counters"])
+        sampler_state = data.get("sampler")  # absent in runs saved before it was kept
         if (out / BUFFER_FILE).exists():
             buffer.load(out / BUFFER_FILE)
     rng = np.random.default_rng(derive_seed(seed, 4, counters["games"]))
+    if sampler_state is not None:  # minibatches drawn on from where the run stopped: resume is exact
+        rng.bit_generator.state = sampler_state
     from torch.utils.tensorboard import SummaryWriter
 
     writer = SummaryWriter(str(out / "tb"))
@@ -203,7 +208,8 @@ def train_az(
         }
 
     def save_state(numbered: bool = False) -> None:
-        torch.save({"learner": learner.state_dict(), "counters": counters}, out / STATE_FILE)
+        state = {"learner": learner.state_dict(), "counters": counters, "sampler": rng.bit_generator.state}
+        torch.save(state, out / STATE_FILE)
         buffer.save(out / BUFFER_FILE)
         latest = export_network(net, rules, out / "latest.pt2", trained_info(), play_settings(settings))
         if numbered:  # the end of a run leaves a point for the learning curve
