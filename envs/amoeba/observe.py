@@ -162,8 +162,8 @@ class Bases:
         entries = self.entries
         for k in range(len(placements) - 1, -1, -1):
             placement = placements[k]
-            entry = entries.get(id(placement))
-            if entry is None or entry[0] is not placement:
+            entry = entries.get(id(placement))  # the entry holds its placement: ids are not reused
+            if entry is None:
                 continue
             view = entry[1]
             if view.last is placement and view.count == k + 1:
@@ -171,9 +171,6 @@ class Bases:
                 entries[id(placement)] = entry
                 return view
         return None
-
-    def clear(self) -> None:
-        self.entries = {}
 
 
 class Cells:
