@@ -30,6 +30,7 @@ from meeplezoo.agents.puct import DEFAULT_C_PUCT, PUCTSearch, UniformEvaluator
 from meeplezoo.envs import strip_version
 
 DEFAULT_SIMS = 64
+DEFAULT_BATCH = 8
 META_FILE = "meeplezoo.json"  # the metadata entry inside a network file
 NETWORK_FORMAT = 1
 
@@ -138,8 +139,18 @@ def load_network(path: str | Path) -> NetworkEvaluator:
         # one thread: the batches are small, and a second thread on a busy core only waits
         torch.set_num_threads(1)
         program, meta = read_network_file(path)
-        _NETWORKS[key] = NetworkEvaluator(program.module(), meta)
+        _NETWORKS[key] = NetworkEvaluator(trusting_module(program), meta)
     return _NETWORKS[key]
+
+
+def trusting_module(program):
+    """The program as a module that skips torch's checks of each call's
+    inputs: the evaluator only ever passes float32 batches of the observation
+    shape that :meth:`NetworkEvaluator.check` matched against the game, and
+    on a search's one-position calls those checks cost more than the layers."""
+    module = program.module(check_guards=False)
+    module.validate_inputs = False
+    return module
 
 
 def read_network_file(path: str | Path):
@@ -207,7 +218,8 @@ class AZAgent(Agent):
     the shipped network) or ``policy`` (a MaskablePPO zip); ``sims``
     simulations per decision (default: what the network file says it was
     evaluated with, else 64); ``c`` the exploration weight; ``batch`` leaves
-    evaluated together (virtual loss keeps them apart); ``mix`` the weight
+    evaluated together (virtual loss keeps them apart; default: the file's,
+    else 8); ``mix`` the weight
     of the game's own estimate in a leaf's value (see agents.puct; default:
     the network file's, else 0); ``rollout`` random moves played past a
     leaf before that estimate is read (default: the file's, else 0);
@@ -228,7 +240,7 @@ class AZAgent(Agent):
         policy: str | None = None,
         sims: int | None = None,
         c: float = DEFAULT_C_PUCT,
-        batch: int = 8,
+        batch: int | None = None,
         mix: float | None = None,
         rollout: int | None = None,
         prior_temp: float | None = None,
@@ -255,6 +267,7 @@ class AZAgent(Agent):
         mix = played.get("mix", 0.0) if mix is None else mix
         rollout = played.get("rollout", 0) if rollout is None else rollout
         prior_temp = played.get("prior_temperature", 1.0) if prior_temp is None else prior_temp
+        batch = played.get("batch", DEFAULT_BATCH) if batch is None else batch
         if int(sims) < 1 or int(batch) < 1:
             raise ValueError(f"az needs sims >= 1 and batch >= 1, got sims={sims!r}, batch={batch!r}")
         if not 0.0 <= float(mix) <= 1.0:
@@ -271,6 +284,8 @@ class AZAgent(Agent):
             extra["rollout"] = int(rollout)
         if float(prior_temp) != 1.0:
             extra["prior_temp"] = float(prior_temp)
+        if int(batch) != DEFAULT_BATCH:
+            extra["batch"] = int(batch)
         super().__init__(seed, **params, sims=int(sims), **extra, **({"uniform": True} if uniform else {}))
         self.path, self.policy_path, self.uniform = path, policy, bool(uniform)
         self.baseline = baseline

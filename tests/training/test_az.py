@@ -169,6 +169,9 @@ def test_batched_evaluation_equals_one_position_at_a_time(name, tmp_path):
     obs = np.stack([s.observation(s.current_player) for s in positions])
     masks = np.stack([s.legal_action_mask() for s in positions])
     exported = load_network(export_network(net, game, tmp_path / "net.pt2", {}))
+    # the loaded file, which skips torch's per-call input checks, computes what the network does
+    for ours, theirs in zip(exported.evaluate(obs, masks), TorchEvaluator(net).evaluate(obs, masks)):
+        np.testing.assert_allclose(ours, theirs, atol=1e-6)
     for evaluator in (TorchEvaluator(net), exported):
         priors, values = evaluator.evaluate(obs, masks)
         for i in range(len(positions)):

@@ -25,14 +25,20 @@ def test_new_settings_reach_the_agent_and_the_weights_stay(network):
     observations = np.stack([game.new_initial_state(seed).observation(0) for seed in range(3)])
     masks = np.stack([game.new_initial_state(seed).legal_action_mask() for seed in range(3)])
     before = load_network(path).evaluate(observations, masks)
-    assert set_play(path, sims=7, rollout=3) == {
+    assert AZAgent(path=str(path)).batch == 8  # a file that names no batch: the search's default
+    assert set_play(path, sims=7, rollout=3, batch=1) == {
         "sims": 7,
         "mix": 1.0,
         "prior_temperature": 4.0,
         "rollout": 3,
+        "batch": 1,
     }
     agent = AZAgent(path=str(path))
-    assert (agent.sims, agent.mix, agent.rollout, agent.prior_temp) == (7, 1.0, 3, 4.0)
+    assert (agent.sims, agent.mix, agent.rollout, agent.prior_temp, agent.batch) == (7, 1.0, 3, 4.0, 1)
+    assert agent.describe().endswith(
+        "batch=1,mix=1.0,path=" + str(path) + ",prior_temp=4.0,rollout=3,sims=7)"
+    )
+    assert AZAgent(path=str(path), batch=4).batch == 4  # a spec overrides the file
     after = load_network(path)
     assert after.meta["trained"] == {"games": 3}
     for old, new in zip(before, after.evaluate(observations, masks)):
@@ -46,6 +52,8 @@ def test_new_settings_reach_the_agent_and_the_weights_stay(network):
         ({"mix": 1.5}, "mix"),
         ({"rollout": -1}, "rollout"),
         ({"prior_temperature": 0.0}, "prior_temperature"),
+        ({"batch": 0}, "batch"),
+        ({"batch": 2.5}, "batch"),
         ({"mix": 0.0, "rollout": 5}, "rollout"),
         ({"depth": 3}, "depth"),
     ],
@@ -65,6 +73,9 @@ def test_command_shows_and_sets(network, capsys):
     main([str(path), "--sims", "9", "--rollout", "2"])
     assert '"rollout": 2' in capsys.readouterr().out
     assert AZAgent(path=str(path)).sims == 9
+    main([str(path), "--batch", "1"])
+    assert '"batch": 1' in capsys.readouterr().out
+    assert AZAgent(path=str(path)).batch == 1
     with pytest.raises(SystemExit):
         main([str(path), "--mix", "2"])
     assert "mix" in capsys.readouterr().err

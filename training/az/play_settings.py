@@ -1,7 +1,8 @@
 """Read or change the search settings a network file carries.
 
 A network file says how it was measured (``meta["play"]``: simulations, the
-weight of the game's estimate, rollout moves, prior temperature), and
+weight of the game's estimate, rollout moves, prior temperature, leaves
+evaluated together), and
 ``az:path=`` / ``az:baseline=`` play with those unless a spec overrides them.
 When a probe finds better settings for a trained network, this rewrites
 them in the file without retraining or re-exporting it.
@@ -20,7 +21,7 @@ from meeplezoo.agents.az import read_network_file
 from meeplezoo.agents.puct import check_search_settings
 from meeplezoo.training.az.network import save_program
 
-SETTINGS = ("sims", "mix", "rollout", "prior_temperature")
+SETTINGS = ("sims", "mix", "rollout", "prior_temperature", "batch")
 
 
 def check_play(play: dict) -> dict:
@@ -28,12 +29,14 @@ def check_play(play: dict) -> dict:
     unknown = sorted(set(play) - set(SETTINGS))
     if unknown:
         raise ValueError(f"unknown play setting {unknown[0]!r}; known: {', '.join(SETTINGS)}")
-    for name in ("sims", "rollout"):  # the file holds them as JSON integers
+    for name in ("sims", "rollout", "batch"):  # the file holds them as JSON integers
         if name in play and not isinstance(play[name], int):
             raise ValueError(f"{name} must be an integer, got {play[name]!r}")
     check_search_settings(
         play.get("sims", 1), play.get("mix", 0.0), play.get("rollout", 0), play.get("prior_temperature", 1.0)
     )
+    if int(play.get("batch", 1)) < 1:
+        raise ValueError(f"batch must be at least 1, got {play['batch']!r}")
     if play.get("rollout") and not float(play.get("mix", 0.0)):
         raise ValueError("rollout needs mix > 0: the rollout only feeds the game's estimate")
     return play
@@ -58,6 +61,7 @@ def main(argv=None) -> None:
     parser.add_argument("--mix", type=float, help="weight of the game's estimate in a leaf's value")
     parser.add_argument("--rollout", type=int, help="random moves past a leaf before the estimate")
     parser.add_argument("--prior-temperature", type=float, help="flattens the prior, prior ** (1 / T)")
+    parser.add_argument("--batch", type=int, help="leaves evaluated together (virtual loss keeps them apart)")
     args = parser.parse_args(argv)
     changes = {name: getattr(args, name) for name in SETTINGS if getattr(args, name) is not None}
     try:
