@@ -117,7 +117,7 @@ class Leaf:
     estimate: np.ndarray | None = None  # the game's own value of the leaf, seat order (value_mix > 0)
 
 
-def check_search_settings(sims, value_mix, rollout, prior_temperature) -> None:
+def check_search_settings(sims, value_mix, rollout, prior_temperature, batch=1) -> None:
     """ValueError naming the first setting out of range: the one rule for the
     settings a search takes and a network file carries."""
     if int(sims) < 1:
@@ -128,6 +128,8 @@ def check_search_settings(sims, value_mix, rollout, prior_temperature) -> None:
         raise ValueError(f"rollout must be at least 0 moves, got {rollout!r}")
     if not float(prior_temperature) > 0:
         raise ValueError(f"prior_temperature must be above 0, got {prior_temperature!r}")
+    if int(batch) < 1:
+        raise ValueError(f"batch must be at least 1, got {batch!r}")
 
 
 class PUCTSearch:
@@ -157,9 +159,7 @@ class PUCTSearch:
         rollout: int = 0,
         prior_temperature: float = 1.0,
     ) -> None:
-        check_search_settings(sims, value_mix, rollout, prior_temperature)
-        if int(batch) < 1:
-            raise ValueError(f"batch must be at least 1, got {batch!r}")
+        check_search_settings(sims, value_mix, rollout, prior_temperature, batch)
         self.prior_power = 1.0 / float(prior_temperature)
         self.game = game
         self.rollout = int(rollout)

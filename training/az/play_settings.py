@@ -33,10 +33,12 @@ def check_play(play: dict) -> dict:
         if name in play and not isinstance(play[name], int):
             raise ValueError(f"{name} must be an integer, got {play[name]!r}")
     check_search_settings(
-        play.get("sims", 1), play.get("mix", 0.0), play.get("rollout", 0), play.get("prior_temperature", 1.0)
+        play.get("sims", 1),
+        play.get("mix", 0.0),
+        play.get("rollout", 0),
+        play.get("prior_temperature", 1.0),
+        play.get("batch", 1),
     )
-    if int(play.get("batch", 1)) < 1:
-        raise ValueError(f"batch must be at least 1, got {play['batch']!r}")
     if play.get("rollout") and not float(play.get("mix", 0.0)):
         raise ValueError("rollout needs mix > 0: the rollout only feeds the game's estimate")
     return play
