@@ -84,3 +84,28 @@ def test_merging_two_table_pieces_is_refused_rather_than_dropping_one():
         az_results.merge_reports(pieces)
     one_table = az_results.merge_reports([pieces[0], {"network": "x.pt2", "curve": [], "final": None}])
     assert one_table["table"] == [table_row]
+
+
+def test_network_forward_benchmark_times_both_forwards_on_the_same_positions(tmp_path):
+    from meeplezoo.benchmarks import network_forward
+
+    out = tmp_path / "forward.md"
+    arguments = [
+        "--games",
+        "gem_mountain",
+        "--batches",
+        "1",
+        "--positions",
+        "2",
+        "--sims",
+        "4",
+        "--rounds",
+        "1",
+    ]
+    assert network_forward.main([*arguments, "--markdown", str(out), "--json", str(tmp_path / "f.json")]) == 0
+    row = json.loads((tmp_path / "f.json").read_text())["rows"][0]
+    assert (row["game"], row["sims"], row["batch"], row["positions"]) == ("gem_mountain_v0", 4, 1, 2)
+    assert row["torch_ms_per_decision"] > 0 and row["numpy_ms_per_decision"] > 0
+    assert "| gem_mountain_v0 | 4 | 1 |" in out.read_text()
+    with pytest.raises(SystemExit):
+        network_forward.main([*arguments[:2], "--batches", "0"])

@@ -1,0 +1,200 @@
+"""A loaded az network's forward pass in numpy.
+
+A search asks its network about one position (or a handful) at a time. At
+that size torch spends most of a call dispatching its thirty-odd operations,
+not computing them: numpy does the same arithmetic in a third of the time on
+a Gem Mountain board. This module mirrors :class:`AZNetwork`'s layers (symlog
+input, the board CNN or a flat body, the trunk, the per-cell or dense policy
+head, the squashed value) from the weights of an exported program.
+:func:`numpy_forward` checks the result against the program itself before a
+search may use it, so a network of another shape keeps torch's forward.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# the largest gap to torch's own forward that still counts as the same network:
+# float32 sums in another order differ by about 1e-6
+AGREEMENT = 1e-4
+# Past this many multiply-adds in one call, torch's convolution kernels win
+# over their fixed dispatch cost. Measured on one core with the shipped
+# networks, the two cross between 14 and 24 million (4 positions a call on
+# Amoeba's 24x24 board, 5-7 on the 19x19 ones, about 18 on Gem Mountain's
+# 6x6); below 12 million numpy was the faster on every one.
+MOST_MULTIPLY_ADDS_PER_CALL = 12_000_000
+
+
+def symlog(x: np.ndarray) -> np.ndarray:
+    return np.sign(x) * np.log1p(np.abs(x))
+
+
+def dense(weight: np.ndarray, bias: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A linear layer's weights as ``x @ weight + bias`` wants them."""
+    return np.ascontiguousarray(weight.T), bias
+
+
+class Conv3x3:
+    """A same-size 3x3 convolution on channel-first boards (torch's layout).
+
+    Each board is padded by one cell and its cells laid in a row, so that a
+    kernel tap's inputs for every output cell are one contiguous run of that
+    row: one matmul gives all nine taps at once, then nine adds of long
+    contiguous runs sum them (each output row also computes two padding
+    columns, dropped at the end)."""
+
+    def __init__(self, weight: np.ndarray, bias: np.ndarray) -> None:
+        out_channels, in_channels = weight.shape[:2]
+        # (tap * out, in), taps in row-major (dr, dc) order
+        self.taps = np.ascontiguousarray(weight.transpose(2, 3, 0, 1).reshape(9 * out_channels, in_channels))
+        self.out_channels, self.bias = out_channels, bias.reshape(1, -1, 1, 1)
+
+    def multiply_adds(self, rows: int, cols: int) -> int:
+        """Per board: every tap at every padded cell."""
+        return self.taps.size * ((rows + 2) * (cols + 2) + 2)
+
+    def __call__(self, boards: np.ndarray) -> np.ndarray:
+        batch, channels, rows, cols = boards.shape
+        width = cols + 2
+        padded = np.zeros((batch, channels, (rows + 2) * width + 2), dtype=np.float32)
+        padded[:, :, : (rows + 2) * width].reshape(batch, channels, rows + 2, width)[:, :, 1:-1, 1:-1] = (
+            boards
+        )
+        per_tap = self.taps @ padded  # (batch, tap * out, padded cells)
+        span = rows * width
+        out = np.zeros((batch, self.out_channels, span), dtype=np.float32)
+        for tap in range(9):
+            dr, dc = divmod(tap, 3)
+            start = dr * width + dc
+            out += per_tap[:, tap * self.out_channels : (tap + 1) * self.out_channels, start : start + span]
+        return out.reshape(batch, self.out_channels, rows, width)[:, :, :, :cols] + self.bias
+
+
+class NumpyNetwork:
+    """:class:`AZNetwork`'s forward from its weights: observations to
+    (logits, values), the values already in the game's reward range."""
+
+    def __init__(self, weights: dict, constants: dict, body: str, planes) -> None:
+        self.cnn = body == "cnn"
+        if self.cnn:
+            self.planes, self.rows, self.cols = (int(v) for v in planes)
+            self.board = self.planes * self.rows * self.cols
+            self.conv_in = Conv3x3(weights["body.conv_in.weight"], weights["body.conv_in.bias"])
+            self.conv_mid = Conv3x3(weights["body.convs.1.weight"], weights["body.convs.1.bias"])
+            self.squeeze = (weights["body.convs.3.weight"][:, :, 0, 0], weights["body.convs.3.bias"])
+            self.has_globals = "body.global_bias.weight" in weights
+            if self.has_globals:
+                self.global_bias = dense(weights["body.global_bias.weight"], weights["body.global_bias.bias"])
+                self.global_dense = dense(weights["body.dense.0.weight"], weights["body.dense.0.bias"])
+        self.trunk = dense(weights["trunk.0.weight"], weights["trunk.0.bias"])
+        self.per_cell = "policy.score.weight" in weights
+        if self.per_cell:
+            self.cell_score = (weights["policy.score.weight"], weights["policy.score.bias"][:, None])
+            self.policy = dense(weights["policy.dense.weight"], weights["policy.dense.bias"])
+            self.cell_of_action = np.asarray(constants["policy.index"], dtype=np.intp)
+            self.is_cell = np.asarray(constants["policy.is_cell"], dtype=np.float32)
+        else:
+            self.policy = dense(weights["policy.weight"], weights["policy.bias"])
+        self.value = dense(weights["value.weight"], weights["value.bias"])
+        self.value_mid = np.float32(constants["value_mid"])
+        self.value_half = np.float32(constants["value_half"])
+        self.multiply_adds = sum(weight.size for weight, _ in self.layers())
+        if self.cnn:
+            cells = self.rows * self.cols
+            self.multiply_adds += self.conv_in.multiply_adds(self.rows, self.cols)
+            self.multiply_adds += self.conv_mid.multiply_adds(self.rows, self.cols)
+            self.multiply_adds += cells * (
+                self.squeeze[0].size + (self.cell_score[0].size if self.per_cell else 0)
+            )
+
+    def layers(self) -> list:
+        """The dense layers a position passes through once each."""
+        once = [self.trunk, self.policy, self.value]
+        if self.cnn and self.has_globals:
+            once += [self.global_bias, self.global_dense]
+        return once
+
+    def suits(self, observations: np.ndarray) -> bool:
+        """Whether this call is small enough for numpy to answer it sooner."""
+        return observations.shape[0] * self.multiply_adds <= MOST_MULTIPLY_ADDS_PER_CALL
+
+    def __call__(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        batch = observations.shape[0]
+        x = symlog(np.asarray(observations, dtype=np.float32).reshape(batch, -1))
+        cell_maps = None
+        if self.cnn:
+            features, cell_maps = self.board_features(x)
+        else:
+            features = x
+        hidden = relu(affine(features, self.trunk))
+        if self.per_cell:
+            score_weight, score_bias = self.cell_score
+            per_cell = (score_weight @ cell_maps + score_bias).reshape(batch, -1)  # kind-major
+            logits = affine(features, self.policy) + per_cell[:, self.cell_of_action] * self.is_cell
+        else:
+            logits = affine(hidden, self.policy)
+        values = self.value_mid + self.value_half * np.tanh(affine(hidden, self.value))
+        return logits, values
+
+    def board_features(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The board CNN: (features as the trunk reads them, the per-cell maps
+        as (batch, channels, cells) for the per-cell policy head)."""
+        batch = x.shape[0]
+        h = self.conv_in(x[:, : self.board].reshape(batch, self.planes, self.rows, self.cols))
+        if self.has_globals:
+            globals_ = x[:, self.board :]
+            h += affine(globals_, self.global_bias)[:, :, None, None]
+        h = relu(self.conv_mid(relu(h)))
+        squeeze_weight, squeeze_bias = self.squeeze
+        maps = relu(squeeze_weight @ h.reshape(batch, h.shape[1], -1) + squeeze_bias[:, None])
+        features = maps.reshape(batch, -1)  # channel-major, as torch flattens
+        if self.has_globals:
+            features = np.concatenate([features, relu(affine(globals_, self.global_dense))], axis=1)
+        return features, maps
+
+
+def affine(x: np.ndarray, layer: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    weight, bias = layer
+    return x @ weight + bias
+
+
+def relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0, out=x)
+
+
+def numpy_forward(program, module, meta: dict, game):
+    """The numpy forward of an exported :class:`AZNetwork`, or None when the
+    file holds another network (a PPO policy written for the search) or the
+    numpy forward does not give the program's own answers on probe inputs."""
+    body = meta.get("network", {}).get("body")
+    if body not in ("cnn", "mlp"):
+        return None
+    import torch
+
+    weights = {name: tensor.detach().numpy() for name, tensor in program.state_dict.items()}
+    constants = {name: tensor.detach().numpy() for name, tensor in program.constants.items()}
+    try:
+        network = NumpyNetwork(weights, constants, body, game.observation_planes)
+        probes = probe_observations(game)
+        logits, values = network(probes)
+        with torch.inference_mode():
+            want_logits, want_values = module(torch.as_tensor(probes))
+    except (KeyError, ValueError, TypeError):
+        return None
+    if not (
+        np.allclose(logits, want_logits.numpy(), rtol=AGREEMENT, atol=AGREEMENT)
+        and np.allclose(values, want_values.numpy(), rtol=AGREEMENT, atol=AGREEMENT)
+    ):
+        return None
+    return network
+
+
+def probe_observations(game, count: int = 4) -> np.ndarray:
+    """Observations inside the game's bounds, mostly zeros as real ones are,
+    from a fixed generator of their own (the game's is never touched)."""
+    shape = (count, *game.observation_shape)
+    generator = np.random.default_rng(0)
+    low = np.maximum(np.asarray(game.observation_low, dtype=np.float64), -8)
+    high = np.minimum(np.asarray(game.observation_high, dtype=np.float64), 8)
+    values = np.round(low + (high - low) * generator.random(shape))
+    return (values * (generator.random(shape) < 0.2)).astype(np.float32)

@@ -1,0 +1,116 @@
+"""A loaded az network answers small batches in numpy: the same priors and
+values as the exported program, and torch's forward wherever numpy cannot
+mirror the network or a call is large."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+import torch  # noqa: E402
+
+from meeplezoo import envs  # noqa: E402
+from meeplezoo.agents import numpy_network  # noqa: E402
+from meeplezoo.agents.az import load_network, read_network_file  # noqa: E402
+from meeplezoo.agents.numpy_network import AGREEMENT, MOST_MULTIPLY_ADDS_PER_CALL, numpy_forward  # noqa: E402
+from meeplezoo.training.az.network import AZNetwork, TorchEvaluator, export_network  # noqa: E402
+from tests.agents.helpers import random_positions  # noqa: E402
+
+# a board CNN with the per-cell policy head, one with a dense head, a flat body
+BODIES = ["gem_mountain_v0", "amethyst_amber_v0", "princes_of_amber_v1"]
+
+
+def exported(name: str, tmp_path):
+    game = envs.make_game(name)
+    torch.manual_seed(7)
+    net = AZNetwork(game, hidden=16, channels=4)
+    for parameter in net.parameters():  # larger weights than at initialisation, so every layer counts
+        torch.nn.init.normal_(parameter, std=0.3)
+    evaluator = load_network(export_network(net, game, tmp_path / f"{name}.pt2", {}))
+    evaluator.check(game)
+    return game, net, evaluator
+
+
+def positions_of(game, count: int, seed: int = 3):
+    positions = random_positions(game, count, seed=seed, max_plies=60)
+    observations = np.stack([s.observation(s.current_player) for s in positions]).astype(np.float32)
+    return observations, np.stack([s.legal_action_mask() for s in positions])
+
+
+@pytest.mark.parametrize("name", BODIES)
+def test_numpy_forward_gives_the_programs_logits_and_values(name, tmp_path):
+    game, net, evaluator = exported(name, tmp_path)
+    assert evaluator.numpy_network is not None
+    observations, masks = positions_of(game, 6)
+    logits, values = evaluator.numpy_network(observations)
+    with torch.inference_mode():
+        want_logits, want_values = evaluator.module(torch.as_tensor(observations))
+    np.testing.assert_allclose(logits, want_logits.numpy(), rtol=AGREEMENT, atol=AGREEMENT)
+    np.testing.assert_allclose(values, want_values.numpy(), rtol=AGREEMENT, atol=AGREEMENT)
+    assert np.ptp(logits[masks]) > 0.1 and np.ptp(values) > 0.01  # not a degenerate network
+    for ours, theirs in zip(
+        evaluator.evaluate(observations, masks), TorchEvaluator(net).evaluate(observations, masks)
+    ):
+        np.testing.assert_allclose(ours, theirs, rtol=AGREEMENT, atol=AGREEMENT)
+
+
+def test_small_calls_go_to_numpy_and_large_ones_to_torch(tmp_path, monkeypatch):
+    game, _, evaluator = exported("gem_mountain_v0", tmp_path)
+    observations, masks = positions_of(game, 2)
+    per_call = MOST_MULTIPLY_ADDS_PER_CALL // evaluator.numpy_network.multiply_adds
+    many = np.repeat(observations, per_call, axis=0)[: per_call + 1]
+    many_masks = np.repeat(masks, per_call, axis=0)[: per_call + 1]
+    small_priors, _ = evaluator.evaluate(observations, masks)
+    large_priors, _ = evaluator.evaluate(many, many_masks)
+    np.testing.assert_allclose(large_priors[:2], small_priors, atol=1e-6)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("called")
+
+    numpy_answers = evaluator.numpy_network
+    monkeypatch.setattr(evaluator, "numpy_network", None)
+    evaluator.evaluate(many, many_masks)
+    monkeypatch.setattr(evaluator, "numpy_network", numpy_answers)
+    monkeypatch.setattr(type(numpy_answers), "__call__", refuse)
+    evaluator.evaluate(many, many_masks)  # large: torch answers
+    with pytest.raises(AssertionError, match="called"):
+        evaluator.evaluate(observations, masks)  # small: numpy answers
+
+
+def test_a_network_numpy_does_not_mirror_keeps_torch(tmp_path):
+    game, _, evaluator = exported("gem_mountain_v0", tmp_path)
+    program, meta = read_network_file(tmp_path / "gem_mountain_v0.pt2")
+
+    def other_network(observations):
+        logits, values = evaluator.module(observations)
+        return logits, values + 0.01
+
+    assert numpy_forward(program, evaluator.module, meta, game) is not None
+    assert numpy_forward(program, other_network, meta, game) is None
+    assert numpy_forward(program, evaluator.module, {**meta, "network": {"body": "ppo"}}, game) is None
+
+
+def test_a_ppo_network_file_keeps_torch():
+    game = envs.make_game("princes_of_amber")
+    evaluator = load_network(files("meeplezoo.agents") / "baselines" / "princes_of_amber.pt2")
+    evaluator.check(game)
+    assert evaluator.numpy_network is None
+    observations, masks = positions_of(game, 3)
+    priors, values = evaluator.evaluate(observations, masks)
+    assert np.allclose(priors.sum(axis=1), 1.0) and values.shape == (3, game.num_players)
+
+
+def test_convolution_matches_torch_on_an_uneven_board():
+    generator = np.random.default_rng(0)
+    weight = generator.normal(size=(5, 3, 3, 3)).astype(np.float32)
+    bias = generator.normal(size=5).astype(np.float32)
+    boards = generator.normal(size=(2, 3, 4, 7)).astype(np.float32)
+    want = torch.nn.functional.conv2d(
+        torch.as_tensor(boards), torch.as_tensor(weight), torch.as_tensor(bias), padding=1
+    )
+    got = numpy_network.Conv3x3(weight, bias)(boards)
+    np.testing.assert_allclose(got, want.numpy(), rtol=1e-5, atol=1e-5)
