@@ -2,10 +2,11 @@
 
 A loaded network answers small batches in numpy
 (:mod:`meeplezoo.agents.numpy_network`) and larger ones in torch. This
-benchmark decides the same positions with each shipped two-player baseline
-twice per round, once with the numpy forward and once with torch's alone,
-for several rounds in turn (so a machine whose speed drifts treats both
-alike), and keeps each side's best round: CPU milliseconds per decision.
+benchmark decides the same positions with each game's shipped baseline (the
+two-player one, or the ``--players`` one) twice per round, once with the
+numpy forward and once with torch's alone, for several rounds in turn (so a
+machine whose speed drifts treats both alike), and keeps each side's best
+round: CPU milliseconds per decision.
 
     python -m meeplezoo.benchmarks.network_forward --batches 1 8 --markdown FILE
 """
@@ -22,12 +23,13 @@ from meeplezoo.benchmarks.search_speed import _decide, positions
 GAMES = ["amethyst_amber_v0", "amoeba_v0", "gem_mountain_v0", "gold_rush_gangs_v0"]
 
 
-def measure(name: str, sims: int, batch: int, count: int, seed: int, rounds: int) -> dict:
+def measure(name: str, players: int, sims: int, batch: int, count: int, seed: int, rounds: int) -> dict:
     from meeplezoo.agents.az import AZAgent
 
-    game = envs.make_game(name)
+    game = envs.make_game(name, **({"num_players": players} if players != 2 else {}))
     states = positions(game, count, seed)
-    agent = AZAgent(seed=0, baseline=name, sims=sims, batch=batch)
+    baseline = name if players == 2 else f"{envs.strip_version(name)}_{players}p"
+    agent = AZAgent(seed=0, baseline=baseline, sims=sims, batch=batch)
     evaluator = agent.evaluator(game)
     numpy_network = evaluator.numpy_network
     best = {"torch": float("inf"), "numpy": float("inf")}
@@ -40,6 +42,7 @@ def measure(name: str, sims: int, batch: int, count: int, seed: int, rounds: int
         evaluator.numpy_network = numpy_network
     return {
         "game": game.info.name,
+        "players": players,
         "sims": sims,
         "batch": batch,
         "positions": len(states),
@@ -51,12 +54,12 @@ def measure(name: str, sims: int, batch: int, count: int, seed: int, rounds: int
 
 def markdown(rows: list[dict], command: str) -> str:
     lines = [
-        "| game | simulations | leaves a batch | torch ms/decision | numpy ms/decision | speed-up |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| game | players | simulations | leaves a batch | torch ms/decision | numpy ms/decision | speed-up |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         lines.append(
-            f"| {r['game']} | {r['sims']} | {r['batch']} | {r['torch_ms_per_decision']:.1f} | "
+            f"| {r['game']} | {r['players']} | {r['sims']} | {r['batch']} | {r['torch_ms_per_decision']:.1f} | "
             f"{r['numpy_ms_per_decision']:.1f} | {r['speedup']:.2f}x |"
         )
     head = [
@@ -74,6 +77,7 @@ def markdown(rows: list[dict], command: str) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", default=GAMES, help="games with a shipped baseline")
+    parser.add_argument("--players", type=int, default=2, help="table size (its baseline must be shipped)")
     parser.add_argument("--sims", type=int, default=160, help="az simulations per decision")
     parser.add_argument("--batches", type=int, nargs="+", default=[1, 8], help="leaves evaluated together")
     parser.add_argument("--positions", type=int, default=10)
@@ -91,7 +95,7 @@ def main(argv=None) -> int:
     rows = []
     for name in names:
         for batch in args.batches:
-            row = measure(name, args.sims, batch, args.positions, args.seed, args.rounds)
+            row = measure(name, args.players, args.sims, batch, args.positions, args.seed, args.rounds)
             rows.append(row)
             print(json.dumps(row), flush=True)
     words = sys.argv[1:] if argv is None else list(argv)

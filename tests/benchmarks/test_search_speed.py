@@ -106,6 +106,6 @@ def test_network_forward_benchmark_times_both_forwards_on_the_same_positions(tmp
     row = json.loads((tmp_path / "f.json").read_text())["rows"][0]
     assert (row["game"], row["sims"], row["batch"], row["positions"]) == ("gem_mountain_v0", 4, 1, 2)
     assert row["torch_ms_per_decision"] > 0 and row["numpy_ms_per_decision"] > 0
-    assert "| gem_mountain_v0 | 4 | 1 |" in out.read_text()
+    assert "| gem_mountain_v0 | 2 | 4 | 1 |" in out.read_text()
     with pytest.raises(SystemExit):
         network_forward.main([*arguments[:2], "--batches", "0"])
