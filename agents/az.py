@@ -39,9 +39,11 @@ _NETWORKS: dict[tuple, object] = {}
 
 
 def require_torch() -> None:
-    """Fail in one line, naming the extra, when torch is missing."""
-    if importlib.util.find_spec("torch") is None:
-        raise ValueError("az agents need torch: pip install 'meeplezoo[train]'")
+    """Fail in one line, naming the extra, when torch (or threadpoolctl,
+    which holds numpy's products to one thread beside it) is missing."""
+    missing = [name for name in ("torch", "threadpoolctl") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ValueError(f"az agents need {' and '.join(missing)}: pip install 'meeplezoo[train]'")
 
 
 _TABLE_SUFFIX = re.compile(r"_(\d+)p$")

@@ -80,3 +80,14 @@ def test_baseline_names_no_source_file_of_the_machine_that_exported_it(name):
         for entry in archive.infolist():
             found = re.search(rb'"/[^"]*\.py', archive.read(entry))
             assert found is None, f"{entry.filename} names {found.group()[1:]!r}"
+
+
+def test_az_without_threadpoolctl_names_the_train_extra(monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "threadpoolctl" else real(name, *a)
+    )
+    with pytest.raises(ValueError, match=r"need threadpoolctl: pip install 'meeplezoo\[train\]'"):
+        make_agent("az:baseline=princes_of_amber")
