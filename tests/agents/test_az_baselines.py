@@ -59,14 +59,15 @@ def test_a_baseline_at_another_table_size_names_the_one_to_use():
         agent.act(observation_dict(state, seat), SeatView(state, seat))
 
 
-def test_az_without_torch_names_the_train_extra(monkeypatch):
+@pytest.mark.parametrize("missing", ["torch", "threadpoolctl"])
+def test_az_without_its_libraries_names_the_train_extra(monkeypatch, missing):
     import importlib.util
 
     real = importlib.util.find_spec
     monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a)
+        importlib.util, "find_spec", lambda name, *a: None if name == missing else real(name, *a)
     )
-    with pytest.raises(ValueError, match=r"pip install 'meeplezoo\[train\]'"):
+    with pytest.raises(ValueError, match=rf"need {missing}: pip install 'meeplezoo\[train\]'"):
         make_agent("az:baseline=princes_of_amber")
 
 
@@ -80,14 +81,3 @@ def test_baseline_names_no_source_file_of_the_machine_that_exported_it(name):
         for entry in archive.infolist():
             found = re.search(rb'"/[^"]*\.py', archive.read(entry))
             assert found is None, f"{entry.filename} names {found.group()[1:]!r}"
-
-
-def test_az_without_threadpoolctl_names_the_train_extra(monkeypatch):
-    import importlib.util
-
-    real = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *a: None if name == "threadpoolctl" else real(name, *a)
-    )
-    with pytest.raises(ValueError, match=r"need threadpoolctl: pip install 'meeplezoo\[train\]'"):
-        make_agent("az:baseline=princes_of_amber")
