@@ -179,7 +179,7 @@ def numpy_forward(program, module, meta: dict, game):
         logits, values = network(probes)
         with torch.inference_mode():
             want_logits, want_values = module(torch.as_tensor(probes))
-    except (KeyError, ValueError, TypeError):
+    except (KeyError, IndexError, ValueError, TypeError):  # laid out otherwise than AZNetwork
         return None
     if not (
         np.allclose(logits, want_logits.numpy(), rtol=AGREEMENT, atol=AGREEMENT)
