@@ -165,6 +165,11 @@ class Game(abc.ABC):
     # the reverse. The encoder may set the observation Box attributes above.
     observer_factory: ClassVar[Callable[[Game], Any] | None] = None
     observer: Any = None
+    # Builds the game's board symmetries (envs.core.symmetry) from the
+    # validated game; set by the game package beside the observer, whose
+    # layout the maps follow. None: the game declares none.
+    symmetry_factory: ClassVar[Callable[[Game], tuple] | None] = None
+    _symmetries: tuple | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -199,6 +204,14 @@ class Game(abc.ABC):
         self.config_digest = config_digest(self.config)
         if self.observer_factory is not None:
             self.observer = self.observer_factory(self)
+
+    def symmetries(self) -> tuple:
+        """The transformations that leave play unchanged, the identity left
+        out (:class:`~meeplezoo.envs.core.symmetry.Symmetry`), built once."""
+        if self._symmetries is None:
+            factory = type(self).symmetry_factory  # a plain function, not a method
+            self._symmetries = tuple(factory(self)) if factory is not None else ()
+        return self._symmetries
 
     def validate(self) -> None:  # noqa: B027 (optional hook: a game without settings needs none)
         """Check ``self.config`` (raise ValueError naming the key) and build

@@ -3,7 +3,9 @@
 Each entry is (observation, mask, visit distribution, value target with the
 mover first: the final returns, or a cut game's estimate by the mover). It is
 a ring of fixed capacity, so the learner trains on the most recent games; it
-saves to one compressed ``.npz`` for ``--resume``.
+saves to one compressed ``.npz`` for ``--resume``. With ``augment`` each
+sampled position comes under a random symmetry of the game's board
+(:mod:`meeplezoo.envs.core.symmetry`); what is stored stays as played.
 """
 
 from __future__ import annotations
@@ -12,11 +14,20 @@ from pathlib import Path
 
 import numpy as np
 
+from meeplezoo.envs.core.symmetry import Augmentation
+
 
 class ReplayBuffer:
-    def __init__(self, game, capacity: int) -> None:
+    def __init__(self, game, capacity: int, augment: bool = False) -> None:
         if capacity < 1:
             raise ValueError(f"buffer_size must be at least 1, got {capacity}")
+        self.augmentation = None
+        if augment:
+            symmetries = game.symmetries()
+            if not symmetries:
+                raise ValueError(f"augment: {game.info.name} declares no board symmetries")
+            size = int(np.prod(game.observation_shape))
+            self.augmentation = Augmentation(symmetries, size, game.num_actions)
         self.capacity = int(capacity)
         self.observations = np.zeros((self.capacity, *game.observation_shape), game.observation_dtype)
         self.masks = np.zeros((self.capacity, game.num_actions), bool)
@@ -42,7 +53,10 @@ class ReplayBuffer:
 
     def sample(self, batch: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
         index = rng.integers(0, self.size, size=min(batch, self.size))
-        return self.observations[index], self.masks[index], self.policies[index], self.values[index]
+        observations, masks, policies = self.observations[index], self.masks[index], self.policies[index]
+        if self.augmentation is not None:
+            observations, masks, policies = self.augmentation(observations, masks, policies, rng)
+        return observations, masks, policies, self.values[index]
 
     def save(self, path: str | Path) -> None:
         used = slice(0, self.size)

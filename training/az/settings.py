@@ -12,7 +12,7 @@ from typing import Any
 
 from meeplezoo.agents.registry import spec_option
 from meeplezoo.envs import strip_version
-from meeplezoo.envs.core.options import Option, choice, defaults_of, integer, number, validated_config
+from meeplezoo.envs.core.options import Option, choice, defaults_of, flag, integer, number, validated_config
 
 # Every setting declared once (envs.core.options): its default, its range and
 # what it does; az_settings checks each value against it.
@@ -57,6 +57,8 @@ SETTINGS: dict[str, Option] = {
     "train_ratio": number(16.0, 0.0, 10_000.0, "times each new position is used in training, on average"),
     "value_weight": number(1.0, 0.0, 1000.0, "weight of the value loss beside the policy loss"),
     "torch_threads": integer(1, 1, 256, "torch threads of the learner"),
+    # AlphaGo Zero's augmentation: more positions per self-play game, for games with a symmetric board
+    "augment": flag(False, "train on a random symmetry of each position (games that declare symmetries)"),
     # rounds, checkpoints, evaluation
     "games_per_round": integer(16, 1, 1_000_000, "self-play games between learner rounds"),
     "eval_every": integer(64, 0, 100_000_000, "self-play games between evaluations (0: only at the end)"),
