@@ -50,9 +50,6 @@ class Augmentation:
         )
         self.action_maps = np.stack([np.arange(num_actions)] + [s.action_index for s in symmetries])
 
-    def __len__(self) -> int:
-        return len(self.names)
-
     def __call__(
         self, observations: np.ndarray, masks: np.ndarray, policies: np.ndarray, rng: np.random.Generator
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -33,6 +33,8 @@ P_AVAIL, P_TUNNEL, P_SHARDS = 110, 111, 112
 G_SEATS, G_SECRET, G_PHASE, G_RES, G_SUB, G_ARROW = 18, 148, 172, 179, 195, 199
 G_OWED, G_LANTERN, G_FLAGS, G_UNSEEN, G_TAIL, G_TURN = 201, 202, 203, 207, 230, 237
 SEAT = 26
+CONTENT_SLOTS = tiles.UNKNOWN + 1  # a content one-hot: every content, then "not known to me"
+ARROW_SLOTS = 9  # per arrow in the globals: present, then one flag per position
 ARROW_CACHE_LIMIT = 50_000  # arrow blocks kept per game before that cache starts over
 
 
@@ -52,8 +54,8 @@ def _arrow_rows() -> dict[tuple, np.ndarray]:
     for key in [()] + [(p,) for p in range(8)] + [(p, q) for p in range(8) for q in range(8)]:
         row = np.zeros(18, dtype=np.int8)
         for j, p in enumerate(key):
-            row[9 * j] = 1
-            row[9 * j + 1 + p] = 1
+            row[ARROW_SLOTS * j] = 1
+            row[ARROW_SLOTS * j + 1 + p] = 1
         rows[key] = row
     return rows
 
@@ -74,12 +76,12 @@ class _Tables:
                     row = tab[(d * 4 + r) * 2 + up]
                     row[0], row[1], row[2] = 1, up, 1
                     for s, c in enumerate(tiles.SECTION_CONTENT[d][r]):
-                        row[P_SECTIONS + 24 * s + c] = 1
+                        row[P_SECTIONS + CONTENT_SLOTS * s + c] = 1
         self.unknown = nd * 8
         self.empty = nd * 8 + 1
         tab[self.unknown, 0] = 1
         for s in range(4):
-            tab[self.unknown, P_SECTIONS + 24 * s + tiles.UNKNOWN] = 1
+            tab[self.unknown, P_SECTIONS + CONTENT_SLOTS * s + tiles.UNKNOWN] = 1
         self.cell_rows = tab
         self.dist = [np.array(d, dtype=np.int8) for d in geo.distances]
         self.layer = [
@@ -97,7 +99,7 @@ class _Tables:
         self.arrow_bytes = {k: v.tobytes() for k, v in self.arrow_rows.items()}
         self.secret_bytes = {}
         for sec in range(-1, tiles.NUM_CONTENTS):
-            row = np.zeros(24, dtype=np.int8)
+            row = np.zeros(CONTENT_SLOTS, dtype=np.int8)
             row[sec if sec >= 0 else tiles.UNKNOWN] = 1
             self.secret_bytes[sec] = row.tobytes()
         self.zero_tail = bytes(PLANES - P_ARROWS)

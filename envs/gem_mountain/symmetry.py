@@ -14,10 +14,7 @@ import numpy as np
 
 from meeplezoo.envs.core.symmetry import Symmetry
 from meeplezoo.envs.gem_mountain.decisions import POSITIONS, SECTIONS
-from meeplezoo.envs.gem_mountain.observe import GLOBAL, P_SECTIONS, PLANES
-
-ARROW_GLOBALS = 9  # per arrow in the global block: present, then one flag per position
-CONTENTS_PER_SECTION = 24
+from meeplezoo.envs.gem_mountain.observe import ARROW_SLOTS, CONTENT_SLOTS, GLOBAL, P_SECTIONS, PLANES
 
 
 def turned_cells(geometry, quarter_turns: int) -> list[int] | None:
@@ -62,9 +59,9 @@ def observation_gather(game, destinations: list[int], quarter_turns: int) -> np.
     plane_of = np.arange(PLANES)
     for section in range(SECTIONS):
         source = (section - quarter_turns) % SECTIONS
-        for content in range(CONTENTS_PER_SECTION):
-            plane_of[P_SECTIONS + CONTENTS_PER_SECTION * section + content] = (
-                P_SECTIONS + CONTENTS_PER_SECTION * source + content
+        for content in range(CONTENT_SLOTS):
+            plane_of[P_SECTIONS + CONTENT_SLOTS * section + content] = (
+                P_SECTIONS + CONTENT_SLOTS * source + content
             )
     index = np.arange(PLANES * cells + GLOBAL)
     for plane in range(PLANES):
@@ -72,7 +69,7 @@ def observation_gather(game, destinations: list[int], quarter_turns: int) -> np.
             index[plane * cells + destination] = plane_of[plane] * cells + cell
     board = PLANES * cells
     for arrow in range(2):
-        first = board + ARROW_GLOBALS * arrow + 1
+        first = board + ARROW_SLOTS * arrow + 1
         for position in range(POSITIONS):
             index[first + (position + 2 * quarter_turns) % POSITIONS] = first + position
     return index

@@ -156,8 +156,8 @@ def train_az(
         out = Path(out) if out is not None else Path("runs") / f"{envs.strip_version(name_of(game))}_az"
     rules = _rules(game, game_config)
     settings = az_settings(rules.info.name, overrides)
-    if settings["augment"] and not rules.symmetries():
-        raise ValueError(f"augment: {rules.info.name} declares no board symmetries to train on")
+    # built before the run folder: a setting it refuses leaves nothing behind
+    buffer = ReplayBuffer(rules, int(settings["buffer_size"]), bool(settings["augment"]))
     if out.exists() and not out.is_dir():
         raise ValueError(f"run folder {str(out)!r} is an existing file, not a folder")
     out.mkdir(parents=True, exist_ok=True)
@@ -177,7 +177,6 @@ def train_az(
     torch.set_num_threads(int(settings["torch_threads"]))
     net = AZNetwork(rules, int(settings["hidden"]), int(settings["channels"]), str(settings["body"]))
     learner = Learner(net, settings)
-    buffer = ReplayBuffer(rules, int(settings["buffer_size"]), bool(settings["augment"]))
     counters = {"games": 0, "positions": 0, "moves": 0, "simulations": 0, "worker_seconds": 0.0}
     counters.update({"learn_seconds": 0.0, "eval_seconds": 0.0, "last_eval": 0, "last_checkpoint": 0})
     sampler_state = None
