@@ -35,6 +35,8 @@ G_OWED, G_LANTERN, G_FLAGS, G_UNSEEN, G_TAIL, G_TURN = 201, 202, 203, 207, 230, 
 SEAT = 26
 CONTENT_SLOTS = tiles.UNKNOWN + 1  # a content one-hot: every content, then "not known to me"
 ARROW_SLOTS = 9  # per arrow in the globals: present, then one flag per position
+ARROWS = 2  # arrow blocks in the globals: the first arrow, then the optional second
+ARROW_GLOBALS = ARROWS * ARROW_SLOTS
 ARROW_CACHE_LIMIT = 50_000  # arrow blocks kept per game before that cache starts over
 
 
@@ -49,10 +51,10 @@ def _peek_rows(me: int, n: int) -> np.ndarray:
 
 
 def _arrow_rows() -> dict[tuple, np.ndarray]:
-    """Globals 0..17 for every tuple of arrow positions (none, one or two)."""
+    """Globals 0..ARROW_GLOBALS-1 for every tuple of arrow positions (none, one or two)."""
     rows = {}
     for key in [()] + [(p,) for p in range(8)] + [(p, q) for p in range(8) for q in range(8)]:
-        row = np.zeros(18, dtype=np.int8)
+        row = np.zeros(ARROW_GLOBALS, dtype=np.int8)
         for j, p in enumerate(key):
             row[ARROW_SLOTS * j] = 1
             row[ARROW_SLOTS * j + 1 + p] = 1
@@ -341,7 +343,7 @@ def encode(st, me: int) -> np.ndarray:
         planes[P_PEEK:P_ARROWS] = t.peekrel[me][st.peeks].T
     _write_arrow_planes(st, t, planes, _arrow_key(st))
     gl = obs[PLANES * M :]
-    gl[0:18] = t.arrow_rows[tuple(st.arrows)]
+    gl[0:ARROW_GLOBALS] = t.arrow_rows[tuple(st.arrows)]
     for k, q in enumerate(t.orders[me]):
         o = G_SEATS + SEAT * k
         gl[o] = 1
@@ -436,7 +438,7 @@ class _View:
         buf, G = self.buf, self.globals_at
         if self.arrows != arrows:
             self.arrows = arrows[:]
-            buf[G : G + 18] = t.arrow_bytes[tuple(arrows)]
+            buf[G : G + ARROW_GLOBALS] = t.arrow_bytes[tuple(arrows)]
         my_secret_moved = False
         if self.seats_read != len(self.seat_log):
             seats = self.seat_log[self.seats_read :]

@@ -14,14 +14,16 @@ import numpy as np
 
 from meeplezoo.envs.core.symmetry import Symmetry
 from meeplezoo.envs.gem_mountain.decisions import POSITIONS, SECTIONS
-from meeplezoo.envs.gem_mountain.observe import ARROW_SLOTS, CONTENT_SLOTS, GLOBAL, P_SECTIONS, PLANES
+from meeplezoo.envs.gem_mountain.observe import ARROW_SLOTS, ARROWS, CONTENT_SLOTS, GLOBAL, P_SECTIONS, PLANES
+
+STEPS_PER_QUARTER_TURN = POSITIONS // 4  # arrow positions a quarter turn moves by
 
 
 def turned_cells(geometry, quarter_turns: int) -> list[int] | None:
     """Where each cell goes when the map turns ``quarter_turns`` quarter
     turns clockwise (its distance from every arrow position moves with the
     arrows), or None when the map's shape does not allow that turn."""
-    shift = 2 * quarter_turns
+    shift = STEPS_PER_QUARTER_TURN * quarter_turns
     by_distances = {}
     for cell in range(geometry.num_cells):
         key = tuple(geometry.distances[p][cell] for p in range(POSITIONS))
@@ -68,10 +70,10 @@ def observation_gather(game, destinations: list[int], quarter_turns: int) -> np.
         for cell, destination in enumerate(destinations):
             index[plane * cells + destination] = plane_of[plane] * cells + cell
     board = PLANES * cells
-    for arrow in range(2):
+    for arrow in range(ARROWS):
         first = board + ARROW_SLOTS * arrow + 1
         for position in range(POSITIONS):
-            index[first + (position + 2 * quarter_turns) % POSITIONS] = first + position
+            index[first + (position + STEPS_PER_QUARTER_TURN * quarter_turns) % POSITIONS] = first + position
     return index
 
 
@@ -85,5 +87,7 @@ def action_gather(game, destinations: list[int], quarter_turns: int) -> np.ndarr
     for section in range(SECTIONS):
         index[blocks.section + (section + quarter_turns) % SECTIONS] = blocks.section + section
     for position in range(POSITIONS):
-        index[blocks.position + (position + 2 * quarter_turns) % POSITIONS] = blocks.position + position
+        index[blocks.position + (position + STEPS_PER_QUARTER_TURN * quarter_turns) % POSITIONS] = (
+            blocks.position + position
+        )
     return index
