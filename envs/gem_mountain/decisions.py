@@ -50,6 +50,7 @@ class Window(IntEnum):
 SECTIONS = 4
 ARROWS = 2  # at most two arrows (the second_arrow module)
 POSITIONS = 8  # arrow positions N, NE, ..., NW
+STEPS_PER_QUARTER_TURN = POSITIONS // 4  # arrow positions a quarter turn moves by
 DIRECTIONS = 2  # clockwise, counter-clockwise
 OPPONENTS = 4  # at most five seats: the opponent 1..4 seats later
 CORNERS = (0, 2, 4, 6)  # the positions a game may start from

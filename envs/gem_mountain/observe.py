@@ -22,6 +22,7 @@ import weakref
 import numpy as np
 
 from meeplezoo.envs.gem_mountain import tiles
+from meeplezoo.envs.gem_mountain.decisions import ARROWS
 
 PLANES = 113
 GLOBAL = 239
@@ -35,8 +36,7 @@ G_OWED, G_LANTERN, G_FLAGS, G_UNSEEN, G_TAIL, G_TURN = 201, 202, 203, 207, 230, 
 SEAT = 26
 CONTENT_SLOTS = tiles.UNKNOWN + 1  # a content one-hot: every content, then "not known to me"
 ARROW_SLOTS = 9  # per arrow in the globals: present, then one flag per position
-ARROWS = 2  # arrow blocks in the globals: the first arrow, then the optional second
-ARROW_GLOBALS = ARROWS * ARROW_SLOTS
+ARROW_GLOBALS = ARROWS * ARROW_SLOTS  # the first arrow's block, then the optional second's
 ARROW_CACHE_LIMIT = 50_000  # arrow blocks kept per game before that cache starts over
 
 

@@ -37,6 +37,7 @@ from meeplezoo.envs.gem_mountain.decisions import (
     PHASE_NAMES,
     POSITIONS,
     SECTIONS,
+    STEPS_PER_QUARTER_TURN,
     ActionBlocks,
     GrabKind,
     Phase,
@@ -696,7 +697,7 @@ class GemMountainState(State):
 
     def _end_turn(self) -> None:
         if not self.anchored:
-            self.arrows = [(p + 2) % POSITIONS for p in self.arrows]
+            self.arrows = [(p + STEPS_PER_QUARTER_TURN) % POSITIONS for p in self.arrows]
         self.turn += 1
         self.player = next_seat(self.player, self.game.num_players)
         self.resolving, self.sub_step, self.chosen_arrow = NOTHING, 0, NOTHING

@@ -13,10 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from meeplezoo.envs.core.symmetry import Symmetry
-from meeplezoo.envs.gem_mountain.decisions import POSITIONS, SECTIONS
-from meeplezoo.envs.gem_mountain.observe import ARROW_SLOTS, ARROWS, CONTENT_SLOTS, GLOBAL, P_SECTIONS, PLANES
-
-STEPS_PER_QUARTER_TURN = POSITIONS // 4  # arrow positions a quarter turn moves by
+from meeplezoo.envs.gem_mountain.decisions import ARROWS, POSITIONS, SECTIONS, STEPS_PER_QUARTER_TURN
+from meeplezoo.envs.gem_mountain.observe import ARROW_SLOTS, CONTENT_SLOTS, GLOBAL, P_SECTIONS, PLANES
 
 
 def turned_cells(geometry, quarter_turns: int) -> list[int] | None:
