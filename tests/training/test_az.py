@@ -116,6 +116,9 @@ def test_unknown_setting_is_refused():
         ("sims", "many"),
         ("sims", 32.5),
         ("search_value_weight", 1.5),
+        ("margin_value_weight", 1.5),
+        ("margin_value_weight", 0.5),  # the toy game keeps no scores
+        ("margin_scale", 0),
         ("value_mix", -0.1),
         ("prior_temperature", 0),
         ("body", "rnn"),

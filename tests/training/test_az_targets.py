@@ -1,7 +1,8 @@
 """Value targets of expert-iteration self-play: a game cut at ``max_moves``
 scores each searched position by its own mover's estimate, which reads only
 what that mover knows; ``search_value_weight`` moves each target towards the
-root search's value of its position."""
+root search's value of its position, and ``margin_value_weight`` a finished
+game's result towards its squashed score margins."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ import numpy as np
 import pytest
 
 from meeplezoo.agents.puct import UniformEvaluator, relative_values
+from meeplezoo.envs.amethyst_amber.rules import AmethystAmberGame
+from meeplezoo.envs.amoeba.rules import AmoebaGame
 from meeplezoo.envs.gem_mountain.rules import GemMountainGame
 from meeplezoo.training.az import selfplay
-from meeplezoo.training.az.selfplay import play_games, value_targets
+from meeplezoo.training.az.selfplay import Margin, margin_values, play_games, value_targets
 from meeplezoo.training.az.settings import az_settings
 from tests.conformance.play import play_random_state
 
@@ -49,9 +52,9 @@ def test_a_cut_self_play_game_records_each_seats_own_estimate():
     settings = {**az_settings("gem_mountain", {"max_moves": 12}), "sims": 2, "search_batch": 1}
     seen = {}
 
-    def keep_the_last_state(run, game, seconds, search_weight):
+    def keep_the_last_state(run, game, seconds, search_weight, margin):
         seen["state"], seen["movers"] = run.state.clone(), [sample[3] for sample in run.samples]
-        return record_game(run, game, seconds, search_weight)
+        return record_game(run, game, seconds, search_weight, margin)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(selfplay, "_record", keep_the_last_state)
@@ -67,9 +70,9 @@ def _self_play(weight: float):
     settings = {**az_settings("gem_mountain", {"search_value_weight": weight}), "sims": 8, "search_batch": 2}
     searched = []
 
-    def keep_the_search_values(run, game, seconds, search_weight):
+    def keep_the_search_values(run, game, seconds, search_weight, margin):
         searched.extend(relative_values(sample[4], sample[3]) for sample in run.samples)
-        return record_game(run, game, seconds, search_weight)
+        return record_game(run, game, seconds, search_weight, margin)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(selfplay, "_record", keep_the_search_values)
@@ -90,3 +93,41 @@ def test_search_value_weight_moves_targets_towards_the_root_search_value():
     # the searcher's own entry of the root value is its search's estimate, between the reward bounds
     lo, hi = GemMountainGame(num_players=2).reward_range
     assert ((searched >= lo - 1e-9) & (searched <= hi + 1e-9)).all()
+
+
+def test_margin_values_squash_each_seats_lead_over_the_others_mean():
+    state, _ = play_random_state(GemMountainGame(num_players=3), 7)
+    assert state.done
+    scores = np.asarray(state.scores(), dtype=np.float64)
+    leads = [scores[p] - (scores.sum() - scores[p]) / 2 for p in range(3)]
+    margins = margin_values(state, 10.0)
+    assert np.allclose(margins, np.tanh(np.array(leads) / 10.0))
+    assert np.argmax(margins) == np.argmax(scores) and (np.abs(margins) < 1).all()
+    # a smaller scale calls the same lead more of a win
+    assert (np.abs(margin_values(state, 2.0)) >= np.abs(margins)).all()
+
+
+def test_margin_weight_moves_a_finished_games_targets_towards_its_margins():
+    state, _ = play_random_state(AmoebaGame(), 3)
+    assert state.done and state.scores()[0] != state.scores()[1]
+    movers = [0, 1, 1]
+    result = value_targets(state, movers)
+    whole = value_targets(state, movers, Margin(1.0, 3.0))
+    half = value_targets(state, movers, Margin(0.5, 3.0))
+    for row, mover in zip(whole, movers):
+        assert row.tolist() == relative_values(margin_values(state, 3.0), mover).tolist()
+    assert np.allclose(half, (result + whole) / 2)
+    assert not np.allclose(result, whole)
+
+
+def test_margin_weight_leaves_a_cut_games_estimates_alone():
+    state, _ = play_random_state(GemMountainGame(**SECRET_DARK_TUNNELS), 3, until=20)
+    assert not state.done
+    assert value_targets(state, [0, 1], Margin(1.0, 3.0)).tolist() == value_targets(state, [0, 1]).tolist()
+
+
+def test_margin_weight_needs_a_game_that_keeps_scores():
+    state, _ = play_random_state(AmethystAmberGame(), 2)
+    with pytest.raises(ValueError, match="AmethystAmberState"):
+        value_targets(state, [0], Margin(0.5, 1.0))
+    assert value_targets(state, [0]).tolist() == [state.returns().tolist()]

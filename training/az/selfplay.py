@@ -107,12 +107,37 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
             run.moves += 1
     seconds = time.process_time() - started
     search_weight = float(settings.get("search_value_weight", 0.0))
-    return [_record(run, game, seconds / len(runs), search_weight) for run in runs]
+    margin = Margin(float(settings.get("margin_value_weight", 0.0)), float(settings.get("margin_scale", 1.0)))
+    return [_record(run, game, seconds / len(runs), search_weight, margin) for run in runs]
 
 
-def value_targets(state, movers: list[int]) -> np.ndarray:
+@dataclass(frozen=True)
+class Margin:
+    """How much of a finished game's value target is its score margin rather
+    than its result, and the margin that counts as most of a win."""
+
+    weight: float = 0.0
+    scale: float = 1.0
+
+
+def margin_values(state, scale: float) -> np.ndarray:
+    """Each seat's score margin over the mean of the others, squashed by
+    ``tanh(margin / scale)`` into the reward range: a 22-20 game and a 30-10
+    one are both a win to the result, but not to a player deciding where to
+    place its last tiles. Only for games whose state counts ``scores()``."""
+    if not hasattr(state, "scores"):
+        raise ValueError(
+            f"margin_value_weight needs a game that keeps scores; {type(state).__name__} has none"
+        )
+    scores = np.asarray(state.scores(), dtype=np.float64)
+    others = (scores.sum() - scores) / (len(scores) - 1)
+    return np.tanh((scores - others) / scale)
+
+
+def value_targets(state, movers: list[int], margin: Margin = Margin()) -> np.ndarray:
     """The value target of each searched position, mover first, from the
-    position the game stopped at: its returns once the game is over. A game
+    position the game stopped at: its returns once the game is over, moved
+    ``margin.weight`` of the way to its squashed score margins. A game
     cut at ``max_moves`` is scored, for each position, by its own mover's
     estimate ``evaluate(viewer=mover)``: that reads only what the mover
     knows by the cut, which includes all it knew when it moved, whereas the
@@ -120,6 +145,8 @@ def value_targets(state, movers: list[int]) -> np.ndarray:
     hidden cards and tiles."""
     if state.done:
         returns = np.asarray(state.returns(), dtype=np.float64)
+        if margin.weight:
+            returns = (1.0 - margin.weight) * returns + margin.weight * margin_values(state, margin.scale)
         return np.stack([relative_values(returns, p) for p in movers])
     views = {p: state.evaluate(viewer=p) for p in sorted(set(movers))}
     return np.stack([relative_values(views[p], p) for p in movers])
@@ -136,7 +163,9 @@ def blend_search_values(targets: np.ndarray, samples: list[tuple], weight: float
     return (1.0 - weight) * targets + weight * searched
 
 
-def _record(run: _Game, game, seconds: float, search_weight: float = 0.0) -> GameRecord:
+def _record(
+    run: _Game, game, seconds: float, search_weight: float = 0.0, margin: Margin = Margin()
+) -> GameRecord:
     state = run.state
     cut = not state.done
     n = game.num_players
@@ -148,7 +177,7 @@ def _record(run: _Game, game, seconds: float, search_weight: float = 0.0) -> Gam
         obs = np.stack([s[0] for s in run.samples]).astype(game.observation_dtype)
         masks = np.stack([s[1] for s in run.samples]).astype(bool)
         policies = np.stack([s[2] for s in run.samples]).astype(np.float32)
-        values = value_targets(state, [s[3] for s in run.samples])
+        values = value_targets(state, [s[3] for s in run.samples], margin)
         values = blend_search_values(values, run.samples, search_weight).astype(np.float32)
     else:
         obs = np.zeros((0, *game.observation_shape), game.observation_dtype)

@@ -38,6 +38,11 @@ SETTINGS: dict[str, Option] = {
     "search_value_weight": number(
         0.0, 0.0, 1.0, "weight of the root search's value in a position's value target"
     ),
+    # training.az.selfplay.margin_values; KataGo's score utility beside the result
+    "margin_value_weight": number(
+        0.0, 0.0, 1.0, "weight of a finished game's squashed score margin in its value targets"
+    ),
+    "margin_scale": number(1.0, 1e-6, 1e6, "the score margin worth tanh(1) of a win in that target"),
     "temperature_moves": integer(
         20, 0, 1_000_000, "moves per game sampled from the visits (then the most visited)"
     ),

@@ -156,6 +156,11 @@ def train_az(
         out = Path(out) if out is not None else Path("runs") / f"{envs.strip_version(name_of(game))}_az"
     rules = _rules(game, game_config)
     settings = az_settings(rules.info.name, overrides)
+    if settings["margin_value_weight"] and not hasattr(rules.new_initial_state(0), "scores"):
+        weight = settings["margin_value_weight"]
+        raise ValueError(
+            f"margin_value_weight={weight} needs a game that keeps scores; {rules.info.name} has none"
+        )
     # built before the run folder: a setting it refuses leaves nothing behind
     buffer = ReplayBuffer(rules, int(settings["buffer_size"]), bool(settings["augment"]))
     if out.exists() and not out.is_dir():
