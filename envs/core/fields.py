@@ -10,6 +10,13 @@ Field("hands", copy="lists"), ...)``. From that one list come
   ``key`` is one entry of the position dict, converted by its
   ``to_json``/``from_json``.
 
+- the compiled layout (:mod:`meeplezoo.envs.core.compiled.layout`): each
+  field with a ``shape`` is a slot of the flat int64 row a kernel works on
+  (``()`` a scalar, ``("cells",)`` a list as long as one of the game's
+  declared dimensions, padded with ``fill`` up to that dimension's
+  capacity); ``kind`` says how a value reads back (``"int"``, ``"bool"``,
+  ``"generator"``).
+
 Entries that are not one attribute each (a board written as a list of
 pieces, say) stay in the game's own code, next to the fields. A field
 without a ``key`` is still copied: caches use ``copy="reset"`` so a clone
@@ -51,6 +58,9 @@ FRESH_VALUES: dict[str, Callable[[], Any]] = {"new_dict": dict, "new_list": list
 
 MISSING: Any = object()
 
+# how a compiled slot reads back into the state: an int, a bool, a Generator
+SLOT_KINDS = ("int", "bool", "generator")
+
 
 def _identity(value: Any, _context: Any) -> Any:
     return value
@@ -63,7 +73,9 @@ class Field:
     ``to_json(value, state)`` and ``from_json(data, game)`` convert the value
     for the position dict under ``key`` (None: not saved on its own);
     ``default`` is used when a position dict lacks the key (MISSING: the key
-    is required); ``reset`` is what ``copy="reset"`` caches start as."""
+    is required); ``reset`` is what ``copy="reset"`` caches start as.
+    ``shape``, ``kind`` and ``fill`` place it in the compiled layout (None:
+    the kernel does without it)."""
 
     name: str
     copy: str = "value"
@@ -72,14 +84,29 @@ class Field:
     from_json: Callable[[Any, Any], Any] = _identity
     default: Any = MISSING
     reset: Any = None
+    shape: tuple[int | str, ...] | None = None
+    kind: str = "int"
+    fill: int = 0
 
     def __post_init__(self) -> None:
+        if self.kind not in SLOT_KINDS:
+            raise ValueError(f"field {self.name!r}: kind must be one of {SLOT_KINDS}, got {self.kind!r}")
         if self.copy not in COPY_EXPRESSIONS:
             raise ValueError(
                 f"field {self.name!r}: copy must be one of {sorted(COPY_EXPRESSIONS)}, got {self.copy!r}"
             )
         if not self.name.isidentifier():
             raise ValueError(f"field name must be an identifier, got {self.name!r}")
+
+
+@dataclass(frozen=True)
+class Dim:
+    """A named dimension of the compiled layout: its ``capacity`` (the most
+    any configuration needs) and its length in a given game (None: a list
+    of this dimension ends at its first fill)."""
+
+    capacity: int
+    length: Callable[[Any], int] | None = None
 
 
 def saved(name: str, copy: str = "value", key: str | None = None, **kwargs: Any) -> Field:
@@ -153,13 +180,19 @@ def fields_from_dict(state: Any, fields: Iterable[Field], data: dict, game_name:
         setattr(state, field.name, value)
 
 
+GENERATOR_WORDS = 6  # a PCG64 state in the compiled layout (compiled.pcg64.WORDS)
+
+
 def generator_field(name: str = "rng") -> Field:
     """The state's generator: continued by a clone, saved as its bit state
-    (required when loading: a position without it would not replay)."""
+    (required when loading: a position without it would not replay), and in
+    the compiled layout as the words of its PCG64 state."""
     return Field(
         name,
         "rng",
         name,
         to_json=lambda rng, _state: rng_to_dict(rng),
         from_json=lambda data, _game: rng_from_dict(data),
+        shape=(GENERATOR_WORDS,),
+        kind="generator",
     )

@@ -29,6 +29,7 @@ class Option:
     doc: str
     allowed: str
     check: Callable[[Any, str, str], Any]
+    high: Any = None  # an integer option's largest value (layouts size their slots by it)
 
     def validated(self, value: Any, key: str, game_name: str) -> Any:
         return self.check(value, key, game_name)
@@ -51,7 +52,7 @@ def integer(default: int | None, low: int, high: int, doc: str, *, allow_none: b
             )
         return int(value)
 
-    return Option(default, doc, f"{low}..{high}" + (" or none" if allow_none else ""), check)
+    return Option(default, doc, f"{low}..{high}" + (" or none" if allow_none else ""), check, high)
 
 
 def number(default: float, low: float, high: float, doc: str) -> Option:

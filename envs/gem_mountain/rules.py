@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from meeplezoo.envs.core.cards import Deck, canonical_shuffle, deal_out
-from meeplezoo.envs.core.fields import Field, generator_field, saved
+from meeplezoo.envs.core.fields import Dim, Field, generator_field, saved
 from meeplezoo.envs.core.options import choice, custom, flag, integer
 from meeplezoo.envs.core.positions import (
     flag_entry,
@@ -276,73 +276,108 @@ def _design_names(designs: list[int], _state: Any) -> list[str | None]:
     return [None if d < 0 else DESIGN_NAMES[d] for d in designs]
 
 
-def _list(name: str, from_json: Callable[[Any, Any], list]) -> Field:
-    return saved(name, "list", to_json=_copied_list, from_json=from_json)
+def _list(name: str, from_json: Callable[[Any, Any], list], shape: tuple, **slot: Any) -> Field:
+    return saved(name, "list", to_json=_copied_list, from_json=from_json, shape=shape, **slot)
 
 
-def _lists(name: str, from_json: Callable[[Any, Any], list]) -> Field:
-    return saved(name, "lists", to_json=_copied_lists, from_json=from_json)
+def _lists(name: str, from_json: Callable[[Any, Any], list], shape: tuple) -> Field:
+    return saved(name, "lists", to_json=_copied_lists, from_json=from_json, shape=shape)
 
 
-def _designs(name: str, length: Callable[[Any], int] | None = None) -> Field:
+def _designs(name: str, length: Callable[[Any], int] | None, dim: str) -> Field:
     """Tile names per cell (``length`` given: null for an empty cell) or of a pile."""
-    return saved(name, "list", to_json=_design_names, from_json=design_list(length))
+    return saved(
+        name, "list", to_json=_design_names, from_json=design_list(length), shape=(dim,), fill=NOTHING
+    )
+
+
+def _flag(name: str) -> Field:
+    return saved(name, from_json=flag_entry(), shape=(), kind="bool")
+
+
+def _number(name: str, from_json: Callable[[Any, Any], int]) -> Field:
+    return saved(name, from_json=from_json, shape=())
 
 
 def seats(game: Any) -> int:
     return game.num_players
 
 
+def _most_cells() -> int:
+    return _bound("map_rows") * _bound("map_cols")
+
+
+def _bound(option: str) -> int:
+    return GemMountainGame.options[option].high
+
+
 class GemMountainState(State):
     """One position. Plain Python lists throughout: cheap to copy and to step."""
 
+    # the compiled layout's dimensions: capacities that fit every configuration
+    layout_dims: ClassVar[dict] = {
+        "cells": Dim(_most_cells(), num_cells),
+        "seats": Dim(_bound("num_players"), seats),
+        "arrows": Dim(ARROWS),
+        "pile": Dim(len(tiles.module_pool(dict.fromkeys(tiles.MODULES, True)))),
+        "layers": Dim(_bound("map_rows") + _bound("map_cols") - 1),
+    }
+
     fields = (
-        _designs("cells", num_cells),  # design per cell, -1 once taken
-        _list("rotations", integer_list(0, 3, num_cells)),  # quarter turns per cell
-        _list("face_up", flag_list(num_cells)),  # per cell (always true without Dark Tunnels)
-        # per cell: bit p set once seat p has looked at the face-down tile
-        _list("peeks", integer_list(0, all_peeks, num_cells)),
-        _list("arrows", integer_list(0, POSITIONS - 1)),  # position 0..7 per arrow
-        _lists("gems", integer_rows(0, most_of_a_content, seats, NUM_GEMS)),  # per seat, per gem type
-        # per seat, per action kind
-        _lists("action_tiles", integer_rows(0, most_of_a_content, seats, NUM_ACTION_TYPES)),
-        # per seat: the secret start tile's content, or -1
-        _list("secret_tiles", integer_list(NOTHING, tiles.NUM_CONTENTS - 1, seats)),
-        _designs("unused"),  # pool tiles not on the map
-        # per content: shards every seat has seen
-        _list("seen", integer_list(0, most_of_a_content, tiles.NUM_CONTENTS)),
-        saved("player", from_json=seat_entry()),
-        saved("turn", from_json=integer_entry(0, lambda game: game.max_turns)),
-        saved("phase", from_json=integer_entry(0, len(Phase) - 1)),
-        saved("window", from_json=integer_entry(NO_WINDOW, POST_WINDOW)),
+        # the turn's scalars first: a kernel reads them on every step
+        _number("player", seat_entry()),
+        _number("turn", integer_entry(0, lambda game: game.max_turns)),
+        _number("phase", integer_entry(0, len(Phase) - 1)),
+        _number("window", integer_entry(NO_WINDOW, POST_WINDOW)),
         # the action kind being resolved, or -1
-        saved("resolving", from_json=integer_entry(NOTHING, NUM_ACTION_TYPES - 1)),
-        saved("sub_step", from_json=integer_entry(0, MOST_SUB_STEPS - 1)),  # which of its sub-steps is asked
-        saved("chosen_arrow", from_json=integer_entry(NOTHING, ARROWS - 1)),  # the arrow it acts on, or -1
-        saved("grabs_owed", from_json=integer_entry(0, 1)),  # Greed: grabs still to come after this one
-        saved("grab_kind", from_json=integer_entry(0, len(GrabKind) - 1)),
-        saved("lantern_peeks_left", from_json=integer_entry(0, LANTERN_PEEKS)),
+        _number("resolving", integer_entry(NOTHING, NUM_ACTION_TYPES - 1)),
+        _number("sub_step", integer_entry(0, MOST_SUB_STEPS - 1)),  # which of its sub-steps is asked
+        _number("chosen_arrow", integer_entry(NOTHING, ARROWS - 1)),  # the arrow it acts on, or -1
+        _number("grabs_owed", integer_entry(0, 1)),  # Greed: grabs still to come after this one
+        _number("grab_kind", integer_entry(0, len(GrabKind) - 1)),
+        _number("lantern_peeks_left", integer_entry(0, LANTERN_PEEKS)),
         # Turn Stone's cell, or Thief's and Gift's opponent, or -1
-        saved("target", from_json=integer_entry(NOTHING, highest_target)),
-        # SECTION: the content at each section of the grabbed tile
-        _list("section_contents", integer_list(0, tiles.NUM_CONTENTS - 1, SECTIONS)),
+        _number("target", integer_entry(NOTHING, highest_target)),
         # SECTION: bit s set when section s may be chosen
-        saved("section_choices", from_json=integer_entry(0, (1 << SECTIONS) - 1)),
-        saved("used_before", from_json=flag_entry()),  # an action tile used in this turn's PRE window
-        saved("used_after", from_json=flag_entry()),  # ... in its POST window
-        saved("anchored", from_json=flag_entry()),
-        saved("prism_used", from_json=flag_entry()),
-        saved("prism_active", from_json=flag_entry()),  # the next grab takes every section
+        _number("section_choices", integer_entry(0, (1 << SECTIONS) - 1)),
+        _flag("used_before"),  # an action tile used in this turn's PRE window
+        _flag("used_after"),  # ... in its POST window
+        _flag("anchored"),
+        _flag("prism_used"),
+        _flag("prism_active"),  # the next grab takes every section
+        _number("uses_this_window", integer_entry(0, most_tiles)),
+        _flag("over"),
+        _flag("cut_short"),  # the turn limit was reached
+        _list("arrows", integer_list(0, POSITIONS - 1), ("arrows",), fill=NOTHING),  # position 0..7 per arrow
+        # SECTION: the content at each section of the grabbed tile
+        _list("section_contents", integer_list(0, tiles.NUM_CONTENTS - 1, SECTIONS), (SECTIONS,)),
         # per action kind: tiles gained in the open window
-        _list("taken_this_window", integer_list(0, most_of_a_content, NUM_ACTION_TYPES)),
-        saved("uses_this_window", from_json=integer_entry(0, most_tiles)),
-        saved("over", from_json=flag_entry()),
-        saved("cut_short", from_json=flag_entry()),  # the turn limit was reached
+        _list("taken_this_window", integer_list(0, most_of_a_content, NUM_ACTION_TYPES), (NUM_ACTION_TYPES,)),
+        # per seat, per gem type
+        _lists("gems", integer_rows(0, most_of_a_content, seats, NUM_GEMS), ("seats", NUM_GEMS)),
+        # per seat, per action kind
+        _lists(
+            "action_tiles",
+            integer_rows(0, most_of_a_content, seats, NUM_ACTION_TYPES),
+            ("seats", NUM_ACTION_TYPES),
+        ),
+        # per seat: the secret start tile's content, or -1
+        _list("secret_tiles", integer_list(NOTHING, tiles.NUM_CONTENTS - 1, seats), ("seats",)),
+        # per content: shards every seat has seen
+        _list("seen", integer_list(0, most_of_a_content, tiles.NUM_CONTENTS), (tiles.NUM_CONTENTS,)),
         generator_field(),
+        _designs("cells", num_cells, "cells"),  # design per cell, -1 once taken
+        _list("rotations", integer_list(0, 3, num_cells), ("cells",)),  # quarter turns per cell
+        # per cell (always true without Dark Tunnels)
+        _list("face_up", flag_list(num_cells), ("cells",), kind="bool"),
+        # per cell: bit p set once seat p has looked at the face-down tile
+        _list("peeks", integer_list(0, all_peeks, num_cells), ("cells",)),
+        _designs("unused", None, "pile"),  # pool tiles not on the map
         # derived from the map (rebuilt by _recount after a load), copied by clone
-        Field("layer_counts", "lists"),  # [arrow position][layer]: tiles left in that layer
-        Field("gem_tiles_left"),
-        Field("face_down_left"),
+        Field("gem_tiles_left", shape=()),
+        Field("face_down_left", shape=()),
+        # [arrow position][layer]: tiles left in that layer
+        Field("layer_counts", "lists", shape=(POSITIONS, "layers")),
         Field("_usable_cache"),  # the kinds usable in the open window, or None
         Field("_mask", "reset"),
         # what the rules changed, in order, for readers that follow one state
