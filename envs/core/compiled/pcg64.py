@@ -14,10 +14,15 @@ against NumPy.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import JIT_DISABLED, njit
 from meeplezoo.envs.core.fields import GENERATOR_WORDS
+
+if JIT_DISABLED:  # as plain Python, numpy scalars warn where the compiled code wraps silently, as meant
+    warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning, module=__name__)
 
 # the words of one generator: bit_generator.state's "state" and "inc" as
 # high and low 64-bit halves, then its has_uint32 and uinteger
