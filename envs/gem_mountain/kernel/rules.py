@@ -1,0 +1,210 @@
+"""Gem Mountain's compiled rules over a state row and a game row: the deal,
+the legal mask, apply, returns and the game's end (``rules.py``'s
+``GemMountainState`` is the reference; the differential tests hold them equal).
+
+Every function takes ``state`` (the int64 row of
+:func:`~meeplezoo.envs.core.compiled.layout.layout_of`, its generator words
+included) and ``game`` (``kernel.game_row.game_row(game)``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from meeplezoo.envs.core.compiled import pcg64
+from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.gem_mountain.decisions import SECTIONS
+from meeplezoo.envs.gem_mountain.estimate import SCORE_DIFF_SCALE
+from meeplezoo.envs.gem_mountain.kernel import slots as S
+from meeplezoo.envs.gem_mountain.kernel.action_tiles import answer_sub_step, use
+from meeplezoo.envs.gem_mountain.kernel.conditions import mark_sub_step, mark_window
+from meeplezoo.envs.gem_mountain.kernel.deal import CORNER_TABLE, deal, set_first_arrow
+from meeplezoo.envs.gem_mountain.kernel.map import (
+    flip,
+    mark_face_down_cells,
+    mark_grab_cells,
+    mark_peek_cells,
+    peek_at,
+)
+from meeplezoo.envs.gem_mountain.kernel.turns import (
+    GRAB,
+    INFO,
+    POST,
+    PRE,
+    SECTION,
+    START,
+    TUNNEL_GRAB,
+    after_grab,
+    begin_turn,
+    close_window,
+    end_turn,
+    gain,
+    grab,
+    offer_window,
+)
+from meeplezoo.envs.gem_mountain.tiles import NUM_GEMS
+
+
+@njit
+def new_game(state, game, seed):
+    """``new_initial_state(seed)``: deal a new game into ``state``."""
+    deal(state, game, seed)
+
+
+@njit
+def is_done(state):
+    """The game is over or cut short."""
+    return state[S.OVER] != 0 or state[S.CUT_SHORT] != 0
+
+
+@njit
+def current_player(state):
+    """The seat to move, -1 once the game is over or cut short."""
+    return -1 if is_done(state) else state[S.PLAYER]
+
+
+@njit
+def is_terminal(state):
+    """The last gem tile is gone."""
+    return state[S.OVER] != 0
+
+
+@njit
+def is_truncated(state):
+    """The turn limit was reached before the end."""
+    return state[S.CUT_SHORT] != 0 and state[S.OVER] == 0
+
+
+@njit
+def mark_legal(state, game, mask):
+    """``_legal``: the legal actions of the phase (before the forced pass)."""
+    phase = state[S.PHASE]
+    if phase == GRAB:
+        mark_grab_cells(state, game, state[S.GRAB_KIND] == TUNNEL_GRAB, mask)
+    elif phase == SECTION:
+        for section in range(SECTIONS):
+            if state[S.SECTION_CHOICES] >> section & 1:
+                mask[game[S.G_BLOCK_SECTION] + section] = True
+    elif phase == PRE or phase == POST:
+        mark_window(state, game, mask)
+    elif phase == INFO:
+        if state[S.USED_BEFORE] or state[S.USED_AFTER]:
+            mark_face_down_cells(state, game, mask)
+        else:
+            mark_peek_cells(state, game, mask)
+    elif phase == START:
+        for corner in CORNER_TABLE:
+            mask[game[S.G_BLOCK_POSITION] + corner] = True
+    else:
+        mark_sub_step(state, game, mask)
+
+
+@njit
+def legal_mask(state, game, mask):
+    """``legal_action_mask()``: none once done, PASS alone when nothing else is legal."""
+    mask[:] = False
+    if is_done(state):
+        return
+    mark_legal(state, game, mask)
+    if not mask.any():
+        mask[game[S.G_BLOCK_PASS]] = True
+
+
+@njit
+def apply_action(state, game, action):
+    """``_apply_action`` of a legal ``action``."""
+    phase = state[S.PHASE]
+    if action == game[S.G_BLOCK_PASS]:
+        if end_turn(state, game):
+            offer_window(state, game)
+    elif phase == GRAB:
+        grab(state, game, action)
+    elif phase == SECTION:
+        gain(state, state[S.SECTION_CONTENTS + action - game[S.G_BLOCK_SECTION]])
+        after_grab(state, game)
+    elif phase == PRE or phase == POST:
+        if action != game[S.G_BLOCK_DONE]:
+            use(state, game, action - game[S.G_BLOCK_USE])
+        elif close_window(state, game):
+            offer_window(state, game)
+    elif phase == INFO:
+        if state[S.USED_BEFORE] or state[S.USED_AFTER]:
+            flip(state, action)
+        else:
+            peek_at(state, action)
+        if end_turn(state, game):
+            offer_window(state, game)
+    elif phase == START:
+        set_first_arrow(state, game, action - game[S.G_BLOCK_POSITION])
+        begin_turn(state)
+        offer_window(state, game)
+    else:
+        answer_sub_step(state, game, action)
+
+
+@njit
+def scores(state, game):
+    """``scores()``: per gem kind, the most +value per gem and the least -value per
+    gem (all tied: nothing), secret gem tiles included (``gem_counts()``)."""
+    seats = game[S.G_NUM_PLAYERS]
+    counts = np.empty((seats, NUM_GEMS), np.int64)
+    for seat in range(seats):
+        counts[seat] = state[S.GEMS + seat * S.GEM_ROW : S.GEMS + (seat + 1) * S.GEM_ROW]
+        secret = state[S.SECRET_TILES + seat]
+        if 0 <= secret < NUM_GEMS:
+            counts[seat, secret] += 1
+    out = np.zeros(seats, np.int64)
+    for gem in range(NUM_GEMS):
+        most, least = counts[:, gem].max(), counts[:, gem].min()
+        if most == least:
+            continue
+        for seat in range(seats):
+            if counts[seat, gem] == most:
+                out[seat] += S.GEM_VALUE_TABLE[gem] * most
+            elif counts[seat, gem] == least:
+                out[seat] -= S.GEM_VALUE_TABLE[gem] * least
+    return out
+
+
+@njit
+def rank_rewards(points, out):
+    """``ranking.rank_rewards``: rank k of n is worth 1 - 2(k-1)/(n-1); ties share their ranks' mean."""
+    seats = len(points)
+    for seat in range(seats):
+        ahead, tied = 0, 0
+        for other in range(seats):
+            ahead += points[other] > points[seat]
+            tied += points[other] == points[seat]
+        total = 0.0
+        for rank in range(ahead, ahead + tied):
+            total += 1.0 - 2.0 * rank / (seats - 1)
+        out[seat] = total / tied
+
+
+@njit
+def returns(state, game, out):
+    """``returns()``: rank rewards, or (own - mean of the others) / SCORE_DIFF_SCALE."""
+    points = scores(state, game)
+    if game[S.G_RANK_REWARDS]:
+        rank_rewards(points, out)
+        return
+    seats, total = len(points), points.sum()
+    for seat in range(seats):
+        out[seat] = (points[seat] - (total - points[seat]) / (seats - 1)) / SCORE_DIFF_SCALE
+
+
+@njit
+def play_random(state, game, gen, mask, max_steps):
+    """Play uniformly random legal actions (the k-th legal one, k drawn from
+    ``gen``) until the game is done or ``max_steps``; returns the steps taken."""
+    steps = 0
+    while steps < max_steps and not is_done(state):
+        legal_mask(state, game, mask)
+        pick = pcg64.bounded(gen, 0, mask.sum())
+        action = 0
+        while not mask[action] or pick > 0:
+            pick -= mask[action]
+            action += 1
+        apply_action(state, game, action)
+        steps += 1
+    return steps

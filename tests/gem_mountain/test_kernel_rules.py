@@ -1,0 +1,208 @@
+"""The compiled rules (``kernel/rules.py``) play exactly as ``rules.py``: the
+same deal from a seed, then step by step the same position (every field,
+the generator and the derived counts), the same legal mask, seat to move
+and end, and the same returns; for every configuration the tests name,
+the overrides and the turn limit included."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from meeplezoo.envs.core.compiled import pcg64
+from meeplezoo.envs.gem_mountain.kernel import rules as kernel
+from meeplezoo.envs.gem_mountain.kernel import slots as S
+from meeplezoo.envs.gem_mountain.kernel.game_row import game_row
+from meeplezoo.envs.gem_mountain.rules import GemMountainGame
+from meeplezoo.envs.gem_mountain.tiles import ACTION_NAMES
+
+ALL = {"dark_tunnels": True, "second_arrow": True, "gemshards": True, "golden_actions": True}
+HEAVY = {**ALL, "start_tiles": "any", "action_limit": "unlimited"}
+LAYOUT = [
+    "Ruby", "Opal/Topaz", "Onyx", None,
+    "Opal/Ruby/Sapphire/Pickaxe", "Diamond/Topaz", "Thief", "Opal/Diamond/Emerald/Topaz",
+    "Topaz", "Lantern", "Ruby/Emerald", "Opal/Gust",
+    None, "Prism", "Emerald", "Diamond",
+]  # fmt: skip
+OVERRIDES = {
+    "num_players": 3,
+    "map_rows": 4,
+    "map_cols": 4,
+    **ALL,
+    "layout_override": LAYOUT,
+    "rotation_override": [(3 * i) % 4 for i in range(16)],
+    "arrow_override": [1, 5],
+    "holdings_override": [
+        {"Ruby": 2, "Thief": 1, "Avalanche": 1, "secret": "Onyx"},
+        {"Earthquake": 1, "Gift": 2, "Lantern": 1, "Compass": 1, "Turn Stone": 1},
+        {"Greed": 1, "Prism": 1, "Tunnel": 1, "Gust": 1, "Flare": 1, "Twister": 1, "secret": "Anchor"},
+    ],
+}
+SHORT = {"max_turns": 3, "num_players": 5}
+CONFIGS = (
+    [{}]
+    + GemMountainGame.test_configs
+    + [{"num_players": n} for n in range(2, 6)]
+    + [{**HEAVY, "num_players": n} for n in range(2, 6)]
+    + [
+        {"start_tiles": "action_secret", "second_arrow": True},
+        {"dark_tunnels": True, "start_tiles": "any_secret", "start_player_chooses_arrow": True},
+        {**ALL, "start_tiles": "action", "map_rows": 3, "map_cols": 9, "action_limit": "per_turn"},
+        {**ALL, "num_players": 4, "map_rows": 12, "map_cols": 12, "reward_mode": "score_diff"},
+        {**HEAVY, "max_turns": 7},
+        SHORT,
+        OVERRIDES,
+        {**OVERRIDES, "second_arrow": False, "arrow_override": [3], "start_tiles": "any_secret"},
+        {**OVERRIDES, "dark_tunnels": False, "rotation_override": None, "max_turns": 9},
+    ]
+)
+LAYOUT_STATE = S.STATE_LAYOUT
+GAMES: dict[int, GemMountainGame] = {}
+
+
+def game_of(index: int) -> GemMountainGame:
+    if index not in GAMES:
+        GAMES[index] = GemMountainGame(**CONFIGS[index])
+    return GAMES[index]
+
+
+def same_position(py, row, game, full: bool) -> None:
+    """The row holds ``py`` word for word (generator and derived counts
+    included); with ``full``, read back it is the same position dict too."""
+    expected = LAYOUT_STATE.write(py, np.zeros(S.STATE_WIDTH, dtype=np.int64))
+    if not np.array_equal(row, expected):
+        wrong = sorted(
+            {
+                name
+                for name, slot in LAYOUT_STATE.slots.items()
+                if (row != expected)[slot.offset : slot.end].any()
+            }
+        )
+        raise AssertionError(f"the rows differ in {wrong}")
+    if full:
+        assert LAYOUT_STATE.read(row, game).to_dict() == py.to_dict()
+
+
+def same_view(py, row, grow, mask) -> None:
+    """The same legal mask, seat to move and end."""
+    kernel.legal_mask(row, grow, mask)
+    np.testing.assert_array_equal(mask, py.legal_action_mask())
+    assert kernel.current_player(row) == py.current_player
+    assert kernel.is_terminal(row) == py.terminal
+    assert kernel.is_truncated(row) == py.truncated
+
+
+def play_both(game, seed, pick, seen: Counter | None = None, full: bool = True) -> int:
+    """Deal from ``seed`` on both sides and play ``pick(legal count)`` until the
+    end, comparing after every step; returns the steps played."""
+    grow = game_row(game)
+    py = game.new_initial_state(seed)
+    row = np.zeros(S.STATE_WIDTH, dtype=np.int64)
+    kernel.new_game(row, grow, seed)
+    mask = np.zeros(game.num_actions, dtype=np.bool_)
+    steps = 0
+    while True:
+        same_position(py, row, game, full)
+        same_view(py, row, grow, mask)
+        if py.done:
+            break
+        legal = np.flatnonzero(mask)
+        action = int(legal[pick(len(legal))])
+        if seen is not None:
+            seen[py.phase_name(), py.action_to_string(action)] += 1
+        py.apply(action)
+        kernel.apply_action(row, grow, action)
+        steps += 1
+    if seen is not None:
+        seen["END", "truncated" if py.truncated else "over"] += 1
+    out = np.full(game.num_players, np.nan)
+    kernel.returns(row, grow, out)
+    np.testing.assert_allclose(out, py.returns(), rtol=0, atol=1e-12)
+    return steps
+
+
+def uniform(rng: np.random.Generator):
+    return lambda count: int(rng.integers(count))
+
+
+@pytest.mark.parametrize("index", range(len(CONFIGS)))
+def test_the_kernel_plays_as_the_rules(index):
+    game = game_of(index)
+    steps = 0
+    games = 3 if game.num_cells > 60 else 8
+    for seed in range(games):
+        steps += play_both(game, seed, uniform(np.random.default_rng([index, seed])), full=seed < 2)
+    assert steps > 0
+
+
+def test_the_random_runs_reach_every_tile_and_phase():
+    """The differential runs above are worth something only if they reach
+    every action tile's use and sub-steps, every phase and the turn limit."""
+    seen: Counter = Counter()
+    chooses_arrow = next(k for k, cfg in enumerate(CONFIGS) if cfg.get("start_player_chooses_arrow"))
+    for index in (0, 1, chooses_arrow, CONFIGS.index(SHORT), CONFIGS.index(OVERRIDES)):
+        game = game_of(index)
+        for seed in range(6):
+            play_both(game, seed, uniform(np.random.default_rng([99, index, seed])), seen, full=False)
+    phases = {phase for phase, _ in seen}
+    assert phases >= {"PRE", "GRAB", "SECTION", "POST", "INFO", "SUB-STEP", "START", "END"}
+    assert {("END", "truncated"), ("END", "over")} <= set(seen)
+    used = {word for phase, word in seen if phase in ("PRE", "POST")}
+    assert used >= {f"use {name}" for name in ACTION_NAMES if name != "Reserved"}
+    asked = {word.split(" ")[0] for phase, word in seen if phase == "SUB-STEP"}
+    assert asked >= {"arrow", "clockwise", "counter-clockwise", "position", "opponent", "gem", "done"}
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    index=st.integers(0, len(CONFIGS) - 1),
+    seed=st.integers(0, 2**63 - 2),
+    picks=st.lists(st.integers(0, 2**16), min_size=1, max_size=400),
+)
+def test_any_seed_and_choices_play_the_same(index, seed, picks):
+    game = game_of(index)
+    it = iter(picks)
+    play_both(game, seed, lambda count: next(it, 0) % count, full=False)
+
+
+def test_play_random_takes_the_kth_legal_action_drawn_from_its_generator():
+    for index in (0, 1, len(CONFIGS) - 3):
+        game = game_of(index)
+        grow = game_row(game)
+        row = np.zeros(S.STATE_WIDTH, dtype=np.int64)
+        kernel.new_game(row, grow, 5)
+        gen = np.zeros(pcg64.WORDS, dtype=np.uint64)
+        pcg64.seed(gen, 17)
+        rng = pcg64.from_words(gen)
+        mask = np.zeros(game.num_actions, dtype=np.bool_)
+        steps = kernel.play_random(row, grow, gen, mask, 10**6)
+        py = game.new_initial_state(5)
+        replayed = 0
+        while not py.done:
+            legal = np.flatnonzero(py.legal_action_mask())
+            py.apply(int(legal[rng.integers(0, len(legal))]))
+            replayed += 1
+        assert steps == replayed
+        same_position(py, row, game, full=True)
+        assert kernel.play_random(row, grow, gen, mask, 10) == 0
+
+
+def test_the_deal_from_seed_zero_to_big_seeds():
+    for index in range(len(CONFIGS)):
+        game = game_of(index)
+        for seed in (0, 1, 2**32 + 7, 2**63 - 2):
+            row = np.zeros(S.STATE_WIDTH, dtype=np.int64)
+            kernel.new_game(row, game_row(game), seed)
+            same_position(game.new_initial_state(seed), row, game, full=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(len(CONFIGS)))
+def test_many_games_play_as_the_rules(index):
+    game = game_of(index)
+    for seed in range(1000, 1000 + (40 if game.num_cells > 60 else 150)):
+        play_both(game, seed, uniform(np.random.default_rng([index, seed])), full=seed % 10 == 0)
