@@ -295,7 +295,12 @@ def _check_players(s: Any, game: Any, n: int) -> None:
     for name in ("amber", "winner"):
         seat = getattr(s, name)
         require(seat < 0 or s.in_game[seat], f"{name} {seat} is a player out of the game")
-    require(s.in_game[s.turn_player], f"turn_player {s.turn_player} is a player out of the game")
+    # a finished game may end on the turn of a player just knocked out (another player won)
+    over = s.winner >= 0 or bool(s.turn_limit_reached)
+    require(
+        over or s.in_game[s.turn_player],
+        f"turn_player {s.turn_player} is a player out of a running game",
+    )
     require(len(out) < n, "every player is out of the game")
 
 

@@ -1,5 +1,6 @@
 """Many random games per case: they end, masks are never empty, observations
-fit their space, returns have the declared bounds and sum."""
+fit their space, returns have the declared bounds and sum, and every final
+position loads back as it was written."""
 
 from __future__ import annotations
 
@@ -12,6 +13,14 @@ from tests.conformance.cases import CASE_IDS, CASES
 from tests.conformance.play import random_action, step_cap
 
 GAMES = int(os.environ.get("MEEPLEZOO_CONFORMANCE_GAMES", "200"))
+
+
+def check_final_position_round_trips(game, state):
+    """A finished game's position loads back (rules layer) and writes the same dict."""
+    data = state.to_dict()
+    back = game.state_from_dict(data)
+    assert back.done, "the loaded final position is not finished"
+    assert back.to_dict() == data, "the final position does not write back the dict it was loaded from"
 
 
 def check_observation(game, obs):
@@ -49,6 +58,7 @@ def test_random_games_end_and_keep_invariants(case):
         assert np.all(returns >= lo - 1e-9) and np.all(returns <= hi + 1e-9)
         if game.info.zero_sum:
             assert abs(returns.sum()) < 1e-6, f"returns {returns} do not sum to zero"
+        check_final_position_round_trips(game, state)
         lengths.append(steps)
     assert max(lengths) > 0
 
@@ -71,6 +81,15 @@ def test_aec_rewards_equal_rules_returns(case):
         returns = env.game_state.returns()
         for i, agent in enumerate(env.possible_agents):
             assert totals[agent] == pytest.approx(returns[i])
+        check_final_position_reloads(env)
+
+
+def check_final_position_reloads(env):
+    """``env.load_state(env.get_state())`` takes the finished game's position back."""
+    final = env.get_state()
+    env.load_state(final)
+    assert env.game_state.done, "the reloaded final position is not finished"
+    assert env.get_state() == final, "the reloaded final position writes another dict"
 
 
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
