@@ -24,6 +24,7 @@ import numpy as np
 
 from meeplezoo.agents.base import Agent, SeatView
 from meeplezoo.agents.registry import make_agent
+from meeplezoo.envs.core.backends import start_state
 from meeplezoo.envs.core.ranking import ranks as competition_ranks
 from meeplezoo.envs.core.replay import ReplayRecord, seal
 
@@ -105,7 +106,7 @@ def run_game(
         raise ValueError(f"{game.info.name} with this config seats {n} players, got {len(agents)} agents")
     for seat, agent in enumerate(agents):
         agent.reset(derive_seed(seed, 1, seat))
-    state = game.new_initial_state(seed)
+    state = start_state(game, seed)
     actions: list[int] = []
     decisions = [0] * n
     spent = [0.0] * n

@@ -37,6 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="GAME",
         help="instead of timing, profile GAME's AEC and rules loops and print the hot spots",
     )
+    parser.add_argument(
+        "--engine",
+        action="store_true",
+        help="instead, time the compiled engine beside the Python rules: kernel rules, make_vec at "
+        "batch 1 to 4096, the AEC loop on both backends, clone, determinize, start-up, and Pgx if installed",
+    )
     add_config_option(parser, "game settings for --profile")
 
 
@@ -94,6 +100,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
     check_report_path("--json", args.json)
     check_report_path("--markdown", args.markdown)
+    if args.engine:
+        from meeplezoo.benchmarks import compiled_engine
+
+        options = ["--seconds", str(args.seconds or 1.0)] + (["--no-startup"] if args.quick else [])
+        options += ["--json", args.json] if args.json else []
+        return compiled_engine.main(options + (["--markdown", args.markdown] if args.markdown else []))
     settings = (
         Settings.quick(args.seed, args.clock) if args.quick else Settings(seed=args.seed, clock=args.clock)
     )

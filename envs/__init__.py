@@ -1,7 +1,8 @@
 """meeplezoo environments: the registry of games.
 
 ``names()`` lists the games, ``make(name, **config)`` builds a PettingZoo AEC
-env, ``make_game(name, **config)`` the rules-layer Game for search and tests.
+env, ``make_vec(name, num_envs, **config)`` a batch of games on the compiled
+engine, ``make_game(name, **config)`` the rules-layer Game for search and tests.
 Every ``envs/<name>_v<k>.py`` module is a game entry and is found by itself.
 Nothing here imports PettingZoo, so the rules modules below stay pure;
 ``import meeplezoo`` does the registration with PettingZoo.
@@ -70,6 +71,23 @@ def resolve(name: str) -> str:
 def make(name: str, **config: Any):
     """A PettingZoo AEC env of the game ``name``."""
     return _module(resolve(name)).env(**config)
+
+
+def make_vec(name: str, num_envs: int, **config: Any):
+    """``num_envs`` games of ``name`` on its compiled kernel, stepped at once
+    (:class:`~meeplezoo.envs.core.compiled.vector.VecEnv`, Pgx's field names)."""
+    from meeplezoo.envs.core.compiled.vector import VecEnv
+
+    return VecEnv(make_game(name, **config), num_envs)
+
+
+def make_gym_vec(name: str, num_envs: int, seat: int = 0, **config: Any):
+    """A Gymnasium ``VectorEnv`` of ``num_envs`` compiled games: one learning
+    ``seat``, the other seats played by random legal moves inside the engine
+    (:class:`~meeplezoo.envs.core.compiled.gym_vector.LearnerVectorEnv`)."""
+    from meeplezoo.envs.core.compiled.gym_vector import LearnerVectorEnv
+
+    return LearnerVectorEnv(make_game(name, **config), num_envs, seat=seat)
 
 
 def game_class(name: str):

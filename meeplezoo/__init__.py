@@ -1,6 +1,9 @@
 """meeplezoo: tabletop games as multi-agent reinforcement-learning environments.
 
-``meeplezoo.make(name, **config)`` builds a PettingZoo AEC env,
+``meeplezoo.make(name, **config)`` builds a PettingZoo AEC env (compiled
+rules where the game has a kernel; ``backend="python"`` for the reference),
+``meeplezoo.make_vec(name, num_envs, **config)`` a Pgx-style batch,
+``meeplezoo.make_gym_vec(name, num_envs)`` a Gymnasium vector env for one seat,
 ``meeplezoo.make_game(name, **config)`` the pure rules-layer Game,
 ``meeplezoo.names()`` lists the games. Each game is also a module in the
 PettingZoo classic style: ``from meeplezoo.envs import gem_mountain_v0``.
@@ -19,14 +22,14 @@ import importlib.util
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
-from meeplezoo.envs import game_class, make, make_game, names, resolve
+from meeplezoo.envs import game_class, make, make_game, make_gym_vec, make_vec, names, resolve
 
 try:
     __version__ = version("meeplezoo")
 except PackageNotFoundError:  # running from a checkout that was never installed
     __version__ = "0+unknown"
 
-__all__ = ["__version__", "game_class", "make", "make_game", "names", "resolve"]
+__all__ = ["__version__", "game_class", "make", "make_game", "make_gym_vec", "make_vec", "names", "resolve"]
 
 
 def _register_games() -> None:

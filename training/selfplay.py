@@ -40,6 +40,7 @@ from gymnasium import spaces
 
 from meeplezoo import envs
 from meeplezoo.agents.base import SeatView
+from meeplezoo.envs.core.backends import start_state
 from meeplezoo.envs.core.state import Game
 
 MAX_RESET_TRIES = 100  # games that end before the learner ever moves are redrawn
@@ -113,7 +114,7 @@ class SelfPlayEnv(gym.Env):
         n = self.game.num_players
         for _ in range(MAX_RESET_TRIES):
             self.seat = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(n))
-            self.state = self.game.new_initial_state(int(rng.integers(2**63 - 1)))
+            self.state = start_state(self.game, int(rng.integers(2**63 - 1)))
             self.opponents = {}
             for other in range(n):
                 if other != self.seat:

@@ -20,6 +20,7 @@ from meeplezoo.agents.registry import make_agent, parse_spec
 from meeplezoo.agents.web.move_labels import move_label
 from meeplezoo.agents.web.replay_files import save_new_replay
 from meeplezoo.agents.web.seat_payload import seat_payload
+from meeplezoo.envs.core.backends import start_state
 from meeplezoo.envs.core.ranking import ranks as competition_ranks
 from meeplezoo.envs.core.replay import ReplayRecord, seal
 
@@ -58,7 +59,7 @@ class Table:
                 bot.reset(derive_seed(self.seed, 1, seat))
                 self.bots[seat] = bot
         self.replay_dir = Path(replay_dir)
-        self.state = game.new_initial_state(self.seed)
+        self.state = start_state(game, self.seed)
         self.actions: list[int] = []
         self.history: list[tuple[int, str]] = []  # (seat, move name as the human may know it)
         self.version = 0

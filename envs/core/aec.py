@@ -16,6 +16,7 @@ from gymnasium.error import ResetNeeded
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
+from meeplezoo.envs.core.backends import choose_backend, loaded_state, start_state
 from meeplezoo.envs.core.replay import ReplayRecord, seal
 from meeplezoo.envs.core.state import Game, State, integer_index
 
@@ -51,7 +52,9 @@ class MeepleEnv(AECEnv):
 
     Agents are ``player_0`` .. ``player_{n-1}``; the index is the seat. The
     observation is a dict of ``observation`` (the seat's own view) and
-    ``action_mask`` (int8; all zeros for agents not to move). Rewards are zero
+    ``action_mask`` (int8; all zeros for agents not to move). ``backend``
+    picks the rules: ``"compiled"`` (the default where the game has a
+    compiled kernel) or ``"python"`` (the reference rules). Rewards are zero
     until the game ends, then each seat's return. An illegal but in-range
     action ends the game with -1 for the offender (PettingZoo classic), or
     raises ``ValueError`` with ``illegal_action="raise"``.
@@ -74,6 +77,7 @@ class MeepleEnv(AECEnv):
         self,
         render_mode: str | None = None,
         illegal_action: str = "terminate",
+        backend: str | None = None,
         **config: Any,
     ) -> None:
         super().__init__()
@@ -84,6 +88,7 @@ class MeepleEnv(AECEnv):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.game: Game = self.game_cls(**config)
+        self.backend = choose_backend(self.game, backend)
         game = self.game
         n = game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -138,7 +143,7 @@ class MeepleEnv(AECEnv):
                     stacklevel=2,
                 )
             position = options.get("state")
-            loaded = None if position is None else self.game.state_from_dict(position)
+            loaded = None if position is None else self._loaded(position)
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
         if loaded is not None:
@@ -146,7 +151,13 @@ class MeepleEnv(AECEnv):
             self.game_seed = None
             return
         self.game_seed = int(self.np_random.integers(0, 2**63 - 1))
-        self._start(self.game.new_initial_state(self.game_seed))
+        self._start(self._new_state(self.game_seed))
+
+    def _new_state(self, seed: int) -> State:
+        return start_state(self.game, seed, self.backend)
+
+    def _loaded(self, position: dict) -> State:
+        return loaded_state(self.game, position, self.backend)
 
     def _start(self, state: State) -> None:
         # checked before anything is swapped in: a refused position leaves the env as it was
@@ -292,7 +303,7 @@ class MeepleEnv(AECEnv):
 
     def load_state(self, data: dict) -> None:
         """Continue from a position written by ``get_state`` / ``to_dict``."""
-        self._start(self.game.state_from_dict(data))
+        self._start(self._loaded(data))
         self.game_seed = None
 
     def encode_action(self, text: str) -> int:

@@ -84,6 +84,8 @@ MASK_CACHE_LIMIT = 20_000  # distinct legal sets kept per game before the cache 
 
 
 class GemMountainGame(Game):
+    # the compiled twin (envs/gem_mountain/kernel/), imported on first use
+    kernel = "meeplezoo.envs.gem_mountain.kernel.spec:KERNEL"
     info = GameInfo(
         name="gem_mountain_v0",
         title="Gem Mountain",

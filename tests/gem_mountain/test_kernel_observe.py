@@ -18,30 +18,16 @@ from meeplezoo.envs.gem_mountain.kernel.observe import observe, observe_all
 from meeplezoo.envs.gem_mountain.observe import CAP, P_SHARDS, encode
 from meeplezoo.envs.gem_mountain.rules import GemMountainGame
 from meeplezoo.envs.gem_mountain.tiles import content_of, design_of
+from tests.gem_mountain.kernel_configs import ALL, HEAVY, overrides
 
-ALL = {"dark_tunnels": True, "second_arrow": True, "gemshards": True, "golden_actions": True}
-HEAVY = {**ALL, "start_tiles": "any", "action_limit": "unlimited"}
-LAYOUT = [
-    "Ruby", "Opal/Topaz", "Onyx", None,
-    "Opal/Ruby/Sapphire/Pickaxe", "Diamond/Topaz", "Thief", "Opal/Diamond/Emerald/Topaz",
-    "Topaz", "Lantern", "Ruby/Emerald", "Opal/Gust",
-    None, "Prism", "Emerald", "Diamond",
-]  # fmt: skip
-OVERRIDES = {
-    "num_players": 3,
-    "map_rows": 4,
-    "map_cols": 4,
-    **ALL,
-    "layout_override": LAYOUT,
-    "rotation_override": [(3 * i) % 4 for i in range(16)],
-    "arrow_override": [1, 5],
-    "holdings_override": [
+OVERRIDES = overrides(
+    [
         {"Ruby": 2, "Thief": 1, "Avalanche": 1, "Prism": 1, "secret": "Onyx"},
         {"Earthquake": 1, "Gift": 2, "Lantern": 1, "Compass": 1, "Turn Stone": 1, "secret": "Diamond"},
         {"Greed": 1, "Prism": 1, "Tunnel": 1, "Gust": 1, "Flare": 1, "Twister": 1, "secret": "Anchor"},
     ],
-    "action_limit": "unlimited",
-}
+    action_limit="unlimited",
+)
 # a game each: the default, the game's own test configurations, every player count, other map sizes
 CONFIGS = (
     [{}]

@@ -19,29 +19,15 @@ from meeplezoo.envs.gem_mountain.kernel import slots as S
 from meeplezoo.envs.gem_mountain.kernel.game_row import game_row
 from meeplezoo.envs.gem_mountain.rules import GemMountainGame
 from meeplezoo.envs.gem_mountain.tiles import ACTION_NAMES
+from tests.gem_mountain.kernel_configs import ALL, HEAVY, overrides
 
-ALL = {"dark_tunnels": True, "second_arrow": True, "gemshards": True, "golden_actions": True}
-HEAVY = {**ALL, "start_tiles": "any", "action_limit": "unlimited"}
-LAYOUT = [
-    "Ruby", "Opal/Topaz", "Onyx", None,
-    "Opal/Ruby/Sapphire/Pickaxe", "Diamond/Topaz", "Thief", "Opal/Diamond/Emerald/Topaz",
-    "Topaz", "Lantern", "Ruby/Emerald", "Opal/Gust",
-    None, "Prism", "Emerald", "Diamond",
-]  # fmt: skip
-OVERRIDES = {
-    "num_players": 3,
-    "map_rows": 4,
-    "map_cols": 4,
-    **ALL,
-    "layout_override": LAYOUT,
-    "rotation_override": [(3 * i) % 4 for i in range(16)],
-    "arrow_override": [1, 5],
-    "holdings_override": [
+OVERRIDES = overrides(
+    [
         {"Ruby": 2, "Thief": 1, "Avalanche": 1, "secret": "Onyx"},
         {"Earthquake": 1, "Gift": 2, "Lantern": 1, "Compass": 1, "Turn Stone": 1},
         {"Greed": 1, "Prism": 1, "Tunnel": 1, "Gust": 1, "Flare": 1, "Twister": 1, "secret": "Anchor"},
-    ],
-}
+    ]
+)
 SHORT = {"max_turns": 3, "num_players": 5}
 CONFIGS = (
     [{}]

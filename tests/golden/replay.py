@@ -27,10 +27,11 @@ def differences(recorded: dict, now: dict, seats: list[str]) -> list[str]:
     return found
 
 
-def first_difference(case: Case, trace: dict) -> str | None:
-    """Replay ``trace``'s actions on ``case``'s env; None when every step and
-    the end agree, else where and what first differs."""
-    env = case.make_env()
+def first_difference(case: Case, trace: dict, **env_options) -> str | None:
+    """Replay ``trace``'s actions on ``case``'s env (made with ``env_options``,
+    e.g. a backend); None when every step and the end agree, else where and
+    what first differs."""
+    env = case.make_env(**env_options)
     env.reset(seed=trace["seed"])
     seats = env.possible_agents
     for i, step in enumerate(trace["steps"]):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from meeplezoo import envs
 from tests.conformance.cases import CASE_IDS, CASES
 from tests.golden.replay import first_difference
 from tests.golden.store import FORMAT, load_all
@@ -38,6 +39,21 @@ def test_replay_matches_golden_trace(case):
         f"If that is deliberate: {RECORD.format(case.name)}, and bump the version when agents see "
         "or get something different (CONTRIBUTING.md)"
     )
+
+
+COMPILED_CASES = [
+    c for c in CASES if c.env_factory is None and getattr(envs.game_class(c.name), "kernel", None)
+]
+
+
+@pytest.mark.parametrize("case", COMPILED_CASES, ids=[c.id for c in COMPILED_CASES])
+def test_reference_backend_matches_golden_trace_too(case):
+    """Games with a compiled kernel run it by default (the test above); the
+    Python reference must replay the same trace."""
+    trace = trace_for(case)
+    assert trace is not None
+    difference = first_difference(case, trace, backend="python")
+    assert difference is None, f"{case.name} {case.config} on backend='python' differs at {difference}"
 
 
 def test_every_trace_names_a_current_env_and_config():

@@ -23,6 +23,7 @@ import numpy as np
 
 from meeplezoo.agents.base import SeatView
 from meeplezoo.agents.puct import PUCTSearch, relative_values, run_searches
+from meeplezoo.envs.core.backends import start_state
 
 
 @dataclass
@@ -42,7 +43,7 @@ class GameRecord:
 
 class _Game:
     def __init__(self, game, seed: int) -> None:
-        self.state = game.new_initial_state(seed)
+        self.state = start_state(game, seed)
         self.rng = np.random.default_rng(seed)
         self.moves = 0
         self.samples: list[tuple] = []  # (observation, mask, policy, player, search value in seat order)

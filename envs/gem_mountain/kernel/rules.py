@@ -9,12 +9,9 @@ included) and ``game`` (``kernel.game_row.game_row(game)``).
 
 from __future__ import annotations
 
-import numpy as np
-
 from meeplezoo.envs.core.compiled import pcg64
 from meeplezoo.envs.core.compiled.jit import njit
 from meeplezoo.envs.gem_mountain.decisions import SECTIONS
-from meeplezoo.envs.gem_mountain.estimate import SCORE_DIFF_SCALE
 from meeplezoo.envs.gem_mountain.kernel import slots as S
 from meeplezoo.envs.gem_mountain.kernel.action_tiles import answer_sub_step, use
 from meeplezoo.envs.gem_mountain.kernel.conditions import mark_sub_step, mark_window
@@ -26,6 +23,7 @@ from meeplezoo.envs.gem_mountain.kernel.map import (
     mark_peek_cells,
     peek_at,
 )
+from meeplezoo.envs.gem_mountain.kernel.scores import returns  # noqa: F401 - part of this module's API
 from meeplezoo.envs.gem_mountain.kernel.turns import (
     GRAB,
     INFO,
@@ -42,7 +40,6 @@ from meeplezoo.envs.gem_mountain.kernel.turns import (
     grab,
     offer_window,
 )
-from meeplezoo.envs.gem_mountain.tiles import NUM_GEMS
 
 
 @njit
@@ -140,57 +137,6 @@ def apply_action(state, game, action):
         offer_window(state, game)
     else:
         answer_sub_step(state, game, action)
-
-
-@njit
-def scores(state, game):
-    """``scores()``: per gem kind, the most +value per gem and the least -value per
-    gem (all tied: nothing), secret gem tiles included (``gem_counts()``)."""
-    seats = game[S.G_NUM_PLAYERS]
-    counts = np.empty((seats, NUM_GEMS), np.int64)
-    for seat in range(seats):
-        counts[seat] = state[S.GEMS + seat * S.GEM_ROW : S.GEMS + (seat + 1) * S.GEM_ROW]
-        secret = state[S.SECRET_TILES + seat]
-        if 0 <= secret < NUM_GEMS:
-            counts[seat, secret] += 1
-    out = np.zeros(seats, np.int64)
-    for gem in range(NUM_GEMS):
-        most, least = counts[:, gem].max(), counts[:, gem].min()
-        if most == least:
-            continue
-        for seat in range(seats):
-            if counts[seat, gem] == most:
-                out[seat] += S.GEM_VALUE_TABLE[gem] * most
-            elif counts[seat, gem] == least:
-                out[seat] -= S.GEM_VALUE_TABLE[gem] * least
-    return out
-
-
-@njit
-def rank_rewards(points, out):
-    """``ranking.rank_rewards``: rank k of n is worth 1 - 2(k-1)/(n-1); ties share their ranks' mean."""
-    seats = len(points)
-    for seat in range(seats):
-        ahead, tied = 0, 0
-        for other in range(seats):
-            ahead += points[other] > points[seat]
-            tied += points[other] == points[seat]
-        total = 0.0
-        for rank in range(ahead, ahead + tied):
-            total += 1.0 - 2.0 * rank / (seats - 1)
-        out[seat] = total / tied
-
-
-@njit
-def returns(state, game, out):
-    """``returns()``: rank rewards, or (own - mean of the others) / SCORE_DIFF_SCALE."""
-    points = scores(state, game)
-    if game[S.G_RANK_REWARDS]:
-        rank_rewards(points, out)
-        return
-    seats, total = len(points), points.sum()
-    for seat in range(seats):
-        out[seat] = (points[seat] - (total - points[seat]) / (seats - 1)) / SCORE_DIFF_SCALE
 
 
 @njit
