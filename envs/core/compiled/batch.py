@@ -23,6 +23,7 @@ import numpy as np
 from meeplezoo.envs.core.compiled import pcg64
 from meeplezoo.envs.core.compiled.jit import njit, prange
 from meeplezoo.envs.core.compiled.kernel import Kernel
+from meeplezoo.envs.core.compiled.specialise import specialise
 
 SEED_BOUND = 2**63 - 1  # game seeds lie in 0..SEED_BOUND-1, as the AEC env draws them
 PARALLEL_FROM = 64  # batches at least this large run on every thread
@@ -34,76 +35,84 @@ def driver(kernel: Kernel) -> Any:
     return _Driver(kernel)
 
 
-def _slot_functions(kernel: Kernel) -> tuple:
-    """(show, start, step_one): what one slot does, closed over the kernel."""
-    new_game, legal_mask, apply_action = kernel.new_game, kernel.legal_mask, kernel.apply_action
-    returns, observe, current_player = kernel.returns, kernel.observe, kernel.current_player
-    is_terminal, is_truncated = kernel.is_terminal, kernel.is_truncated
+# Placeholders: each kernel's copy of the templates below binds these names
+# to its own functions (see specialise.py).
+new_game = legal_mask = apply_action = returns = observe = current_player = None
+is_terminal = is_truncated = show = start = step_one = None
 
-    @njit
-    def show(state, game, observation, mask, current):
-        """The seat to move's observation and mask (nothing once done)."""
-        seat = current_player(state)
-        current[0] = seat
-        if seat >= 0:
-            observe(state, game, seat, observation)
-            legal_mask(state, game, mask)
-        else:
-            observation[:] = 0
-            mask[:] = False
 
-    @njit
-    def start(state, game, seeder, observation, mask, current):
-        """The slot's next game: a seed drawn from its seeder, then dealt."""
-        new_game(state, game, pcg64.bounded(seeder, 0, SEED_BOUND))
+def _show(state, game, observation, mask, current):
+    """The seat to move's observation and mask (nothing once done)."""
+    seat = current_player(state)
+    current[0] = seat
+    if seat >= 0:
+        observe(state, game, seat, observation)
+        legal_mask(state, game, mask)
+    else:
+        observation[:] = 0
+        mask[:] = False
+
+
+def _start(state, game, seeder, observation, mask, current):
+    """The slot's next game: a seed drawn from its seeder, then dealt."""
+    new_game(state, game, pcg64.bounded(seeder, 0, SEED_BOUND))
+    show(state, game, observation, mask, current)
+
+
+def _step_one(state, game, action, seeder, observation, mask, rewards, flags, current):
+    """One move; a finished game scores and makes way for the next."""
+    apply_action(state, game, action)
+    flags[0], flags[1] = is_terminal(state), is_truncated(state)
+    if flags[0] or flags[1]:
+        returns(state, game, rewards)
+        start(state, game, seeder, observation, mask, current)
+    else:
+        rewards[:] = 0.0
         show(state, game, observation, mask, current)
 
-    @njit
-    def step_one(state, game, action, seeder, observation, mask, rewards, flags, current):
-        """One move; a finished game scores and makes way for the next."""
-        apply_action(state, game, action)
-        flags[0], flags[1] = is_terminal(state), is_truncated(state)
-        if flags[0] or flags[1]:
-            returns(state, game, rewards)
-            start(state, game, seeder, observation, mask, current)
-        else:
-            rewards[:] = 0.0
-            show(state, game, observation, mask, current)
 
-    return show, start, step_one
+def _show_all(states, game, observations, masks, current):
+    for i in prange(states.shape[0]):
+        show(states[i], game, observations[i], masks[i], current[i : i + 1])
 
 
-def _batch_loops(show, start, step_one, loop) -> tuple:
-    """(show_all, reset, step) over every row, with ``loop`` (range or prange)."""
+def _reset_all(states, game, seeders, seed, observations, masks, current):
+    for i in prange(states.shape[0]):
+        pcg64.seed(seeders[i], seed + i)
+        start(states[i], game, seeders[i], observations[i], masks[i], current[i : i + 1])
 
-    def show_all(states, game, observations, masks, current):
-        for i in loop(states.shape[0]):
-            show(states[i], game, observations[i], masks[i], current[i : i + 1])
 
-    def reset(states, game, seeders, seed, observations, masks, current):
-        for i in loop(states.shape[0]):
-            pcg64.seed(seeders[i], seed + i)
-            start(states[i], game, seeders[i], observations[i], masks[i], current[i : i + 1])
+def _step_all(states, game, actions, seeders, observations, masks, rewards, flags, current):
+    for i in prange(states.shape[0]):
+        step_one(
+            states[i], game, actions[i], seeders[i], observations[i], masks[i],
+            rewards[i], flags[i], current[i : i + 1],
+        )  # fmt: skip
 
-    def step(states, game, actions, seeders, observations, masks, rewards, flags, current):
-        for i in loop(states.shape[0]):
-            step_one(
-                states[i], game, actions[i], seeders[i], observations[i], masks[i],
-                rewards[i], flags[i], current[i : i + 1],
-            )  # fmt: skip
 
-    return show_all, reset, step
+def kernel_bindings(kernel: Kernel) -> dict[str, Any]:
+    """The kernel's functions under the names the templates use."""
+    names = ("new_game", "legal_mask", "apply_action", "returns", "observe", "current_player")
+    bindings = {name: getattr(kernel, name) for name in names}
+    bindings.update(is_terminal=kernel.is_terminal, is_truncated=kernel.is_truncated)
+    return bindings
 
 
 class _Driver:
-    """The batch functions of one kernel, serial and parallel."""
+    """The batch functions of one kernel: a serial copy (``prange`` runs as
+    ``range`` without ``parallel``) and a parallel one of each loop."""
 
     def __init__(self, kernel: Kernel) -> None:
-        slot = _slot_functions(kernel)
-        serial = [njit(f) for f in _batch_loops(*slot, range)]
-        parallel = [njit(parallel=True)(f) for f in _batch_loops(*slot, prange)]
-        self.show_serial, self.reset_serial, self.step_serial = serial
-        self.show_parallel, self.reset_parallel, self.step_parallel = parallel
+        tag = kernel.name
+        bound = kernel_bindings(kernel)
+        bound["show"] = specialise(_show, tag, bound)
+        bound["start"] = specialise(_start, tag, bound)
+        bound["step_one"] = specialise(_step_one, tag, bound)
+        loops = (_show_all, _reset_all, _step_all)
+        self.show_serial, self.reset_serial, self.step_serial = (specialise(f, tag, bound) for f in loops)
+        self.show_parallel, self.reset_parallel, self.step_parallel = (
+            specialise(f, tag + "_parallel", bound, parallel=True) for f in loops
+        )
 
     def show_all(self, states, game, observations, masks, current) -> None:
         parallel = states.shape[0] >= PARALLEL_FROM

@@ -20,56 +20,60 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from meeplezoo.envs.core.aec import check_seed
 from meeplezoo.envs.core.compiled import pcg64
-from meeplezoo.envs.core.compiled.batch import SEED_BOUND
-from meeplezoo.envs.core.compiled.jit import njit, prange
+from meeplezoo.envs.core.compiled.batch import SEED_BOUND, kernel_bindings
+from meeplezoo.envs.core.compiled.jit import prange
 from meeplezoo.envs.core.compiled.kernel import Kernel
+from meeplezoo.envs.core.compiled.specialise import specialise
 from meeplezoo.envs.core.compiled.vector import VecEnv
 from meeplezoo.envs.core.state import integer_index
 
+# Placeholders: each kernel's copy of the templates below binds these names
+# to its own functions (see specialise.py).
+new_game = legal_mask = apply_action = returns = current_player = play_random = until_learner = None
+
+
+def _play_random(state, game, gen, mask):
+    """One uniformly random legal move for the seat to move."""
+    legal_mask(state, game, mask)
+    pick = pcg64.bounded(gen, 0, mask.sum())
+    for action in range(mask.shape[0]):
+        if mask[action]:
+            if pick == 0:
+                apply_action(state, game, action)
+                return
+            pick -= 1
+
+
+def _until_learner(state, game, seat, seeder, gen, mask, scratch, reward):
+    """Opponents move until the learner is to move; a game that ends
+    scores the learner's reward and the next one starts."""
+    ended = False
+    while current_player(state) != seat:
+        if current_player(state) < 0:
+            returns(state, game, scratch)
+            reward[0] += scratch[seat]
+            ended = True
+            new_game(state, game, pcg64.bounded(seeder, 0, SEED_BOUND))
+        else:
+            play_random(state, game, gen, mask)
+    return ended
+
+
+def _advance_all(states, game, seat, seeders, gens, masks, scratch, rewards, ended):
+    for i in prange(states.shape[0]):
+        ended[i] = until_learner(
+            states[i], game, seat, seeders[i], gens[i], masks[i], scratch[i], rewards[i : i + 1]
+        )
+
 
 @cache
-def opponent_driver(kernel: Kernel) -> Any:
-    """njit functions that play the random opponents of ``kernel``'s games."""
-    legal_mask, apply_action = kernel.legal_mask, kernel.apply_action
-    current_player, returns, new_game = kernel.current_player, kernel.returns, kernel.new_game
-
-    @njit
-    def play_random(state, game, gen, mask):
-        """One uniformly random legal move for the seat to move."""
-        legal_mask(state, game, mask)
-        pick = pcg64.bounded(gen, 0, mask.sum())
-        for action in range(mask.shape[0]):
-            if mask[action]:
-                if pick == 0:
-                    apply_action(state, game, action)
-                    return
-                pick -= 1
-
-    @njit
-    def until_learner(state, game, seat, seeder, gen, mask, scratch, reward):
-        """Opponents move until the learner is to move; a game that ends
-        scores the learner's reward and the next one starts."""
-        ended = False
-        while current_player(state) != seat:
-            if current_player(state) < 0:
-                returns(state, game, scratch)
-                reward[0] += scratch[seat]
-                ended = True
-                new_game(state, game, pcg64.bounded(seeder, 0, SEED_BOUND))
-            else:
-                play_random(state, game, gen, mask)
-        return ended
-
-    def make_loop(loop):
-        def advance(states, game, seat, seeders, gens, masks, scratch, rewards, ended):
-            for i in loop(states.shape[0]):
-                ended[i] = until_learner(
-                    states[i], game, seat, seeders[i], gens[i], masks[i], scratch[i], rewards[i : i + 1]
-                )
-
-        return advance
-
-    return njit(make_loop(range)), njit(parallel=True)(make_loop(prange))
+def opponent_driver(kernel: Kernel) -> tuple:
+    """(serial, parallel) loops that play the random opponents of ``kernel``'s games."""
+    bound = kernel_bindings(kernel)
+    bound["play_random"] = specialise(_play_random, kernel.name, bound)
+    bound["until_learner"] = specialise(_until_learner, kernel.name, bound)
+    serial = specialise(_advance_all, kernel.name, bound)
+    return serial, specialise(_advance_all, kernel.name + "_parallel", bound, parallel=True)
 
 
 class LearnerVectorEnv(VectorEnv):

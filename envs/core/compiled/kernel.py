@@ -29,6 +29,7 @@ class Kernel:
     ``determinize(state, game, seat, searcher, out)`` deals what ``seat``
     cannot see from the searcher's generator words into ``out``."""
 
+    name: str  # an identifier: names the kernel's compiled copies of the batch driver
     state_cls: type
     game_row: Callable[[Any], Any]
     new_game: Callable

@@ -241,14 +241,19 @@ def to_words(rng: np.random.Generator, out: np.ndarray | None = None) -> np.ndar
     return out
 
 
-def from_words(words: np.ndarray) -> np.random.Generator:
-    """A NumPy generator continuing where the words are."""
-    rng = np.random.Generator(np.random.PCG64(0))
+def state_of(words: np.ndarray) -> dict:
+    """The words as a NumPy PCG64 ``bit_generator.state`` dict."""
     w = [int(x) for x in words]
-    rng.bit_generator.state = {
+    return {
         "bit_generator": "PCG64",
         "state": {"state": (w[STATE_HI] << 64) | w[STATE_LO], "inc": (w[INC_HI] << 64) | w[INC_LO]},
         "has_uint32": w[HAS_UINT32],
         "uinteger": w[UINTEGER],
     }
+
+
+def from_words(words: np.ndarray) -> np.random.Generator:
+    """A NumPy generator continuing where the words are."""
+    rng = np.random.Generator(np.random.PCG64(0))
+    rng.bit_generator.state = state_of(words)
     return rng

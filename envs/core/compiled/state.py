@@ -112,7 +112,7 @@ class CompiledState(State):
         words = pcg64.to_words(rng)
         out = np.zeros_like(self.row)
         self.kernel.determinize(self.row, self._game_row, player, words, out)
-        rng.bit_generator.state = pcg64.from_words(words).bit_generator.state
+        rng.bit_generator.state = pcg64.state_of(words)
         return CompiledState(self.game, out, self.kernel)
 
     # --- the rest, from the reference ------------------------------------------------

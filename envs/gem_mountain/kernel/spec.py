@@ -9,6 +9,7 @@ from meeplezoo.envs.gem_mountain.kernel.game_row import game_row
 from meeplezoo.envs.gem_mountain.rules import GemMountainState
 
 KERNEL = Kernel(
+    name="gem_mountain",
     state_cls=GemMountainState,
     game_row=game_row,
     new_game=rules.new_game,
