@@ -22,7 +22,11 @@ class SeatView:
     __slots__ = ("_state", "seat")
 
     def __init__(self, state, seat: int) -> None:
-        self._state = state
+        # Searches run on the Python rules until they have compiled trees of
+        # their own: a compiled state's per-call cost would slow each rollout
+        # step, and its reference State is the same position, bit for bit.
+        reference = getattr(state, "reference", None)
+        self._state = reference() if callable(reference) else state
         self.seat = seat
 
     @property

@@ -88,3 +88,25 @@ def test_clone_and_determinize_stay_independent():
     expected = state.reference().determinize(1, rng_b)
     assert sample.to_dict() == expected.to_dict()
     assert rng_a.integers(0, 2**40) == rng_b.integers(0, 2**40)
+
+
+def test_reseeding_a_compiled_state_reseeds_its_row():
+    env = meeplezoo.make(GAME, golden_actions=True)
+    env.reset(seed=4)
+    state = env.game_state.clone()
+    state.rng = np.random.default_rng(3)
+    expected = np.random.default_rng(3).bit_generator.state
+    assert state.reference().rng.bit_generator.state == expected
+    assert state.done is False and state.done == (state.current_player < 0)
+
+
+def test_search_bots_see_the_same_samples_on_both_backends():
+    from meeplezoo.agents.base import SeatView
+
+    compiled, reference = meeplezoo.make(GAME, dark_tunnels=True), meeplezoo.make(GAME, dark_tunnels=True,
+                                                                                 backend="python")  # fmt: skip
+    for env in (compiled, reference):
+        env.reset(seed=8)
+    a = SeatView(compiled.game_state, 1).sample(np.random.default_rng(2))
+    b = SeatView(reference.game_state, 1).sample(np.random.default_rng(2))
+    assert a.to_dict() == b.to_dict()

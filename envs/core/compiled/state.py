@@ -60,7 +60,24 @@ class CompiledState(State):
             raise AttributeError(name)
         return getattr(self.reference(), name)
 
+    @property
+    def rng(self) -> np.random.Generator:
+        """The generator as a NumPy Generator (a copy: draw from the row through the kernel)."""
+        return self.reference().rng
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        """Reseed the row's generator (search bots reseed their samples so)."""
+        layout = layout_of(self.kernel.state_cls)
+        slot = next(s for s in layout.slots.values() if s.field.kind == "generator")
+        pcg64.to_words(value, self.row[slot.offset : slot.end].view(np.uint64))
+        self._reference = None
+
     # --- the contract, in the kernel ------------------------------------------------
+    @property
+    def done(self) -> bool:
+        return self.kernel.current_player(self.row) < 0
+
     @property
     def current_player(self) -> int:
         return int(self.kernel.current_player(self.row))
