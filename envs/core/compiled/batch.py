@@ -132,7 +132,7 @@ class _Driver:
 
 
 @njit
-def _pick_legal(mask, gen):
+def pick_legal(mask, gen):
     """A uniformly random True index of ``mask`` (-1 when none)."""
     count = 0
     for legal in mask:
@@ -151,13 +151,13 @@ def _pick_legal(mask, gen):
 @njit
 def _random_serial(masks, generators, out):
     for i in range(masks.shape[0]):
-        out[i] = _pick_legal(masks[i], generators[i])
+        out[i] = pick_legal(masks[i], generators[i])
 
 
 @njit(parallel=True)
 def _random_parallel(masks, generators, out):
     for i in prange(masks.shape[0]):
-        out[i] = _pick_legal(masks[i], generators[i])
+        out[i] = pick_legal(masks[i], generators[i])
 
 
 def random_legal_actions(masks: np.ndarray, generators: np.ndarray, out: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from meeplezoo.envs.core.aec import check_seed
 from meeplezoo.envs.core.compiled import pcg64
-from meeplezoo.envs.core.compiled.batch import SEED_BOUND, kernel_bindings
+from meeplezoo.envs.core.compiled.batch import SEED_BOUND, kernel_bindings, pick_legal
 from meeplezoo.envs.core.compiled.jit import prange
 from meeplezoo.envs.core.compiled.kernel import Kernel
 from meeplezoo.envs.core.compiled.specialise import specialise
@@ -35,13 +35,7 @@ new_game = legal_mask = apply_action = returns = current_player = play_random = 
 def _play_random(state, game, gen, mask):
     """One uniformly random legal move for the seat to move."""
     legal_mask(state, game, mask)
-    pick = pcg64.bounded(gen, 0, mask.sum())
-    for action in range(mask.shape[0]):
-        if mask[action]:
-            if pick == 0:
-                apply_action(state, game, action)
-                return
-            pick -= 1
+    apply_action(state, game, pick_legal(mask, gen))
 
 
 def _until_learner(state, game, seat, seeder, gen, mask, scratch, reward):

@@ -9,7 +9,7 @@ included) and ``game`` (``kernel.game_row.game_row(game)``).
 
 from __future__ import annotations
 
-from meeplezoo.envs.core.compiled import pcg64
+from meeplezoo.envs.core.compiled.batch import pick_legal
 from meeplezoo.envs.core.compiled.jit import njit
 from meeplezoo.envs.gem_mountain.decisions import SECTIONS
 from meeplezoo.envs.gem_mountain.kernel import slots as S
@@ -146,11 +146,6 @@ def play_random(state, game, gen, mask, max_steps):
     steps = 0
     while steps < max_steps and not is_done(state):
         legal_mask(state, game, mask)
-        pick = pcg64.bounded(gen, 0, mask.sum())
-        action = 0
-        while not mask[action] or pick > 0:
-            pick -= mask[action]
-            action += 1
-        apply_action(state, game, action)
+        apply_action(state, game, pick_legal(mask, gen))
         steps += 1
     return steps
