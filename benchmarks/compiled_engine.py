@@ -1,7 +1,8 @@
-"""The compiled engine beside the Python reference and the peers, in one run.
+"""The compiled engine beside the Python reference and the peers, in one
+run, for every game with a kernel.
 
-Rows (wall clock, medians of ``--repeats``; the figures the engine's targets
-name):
+Rows per game (wall clock, medians of ``--repeats``; the figures the
+engine's targets name):
 
 - ``rules``: mask + apply + a random legal choice, all inside the kernel, one
   core (the Python rules' loop of the same work beside it);
@@ -10,11 +11,13 @@ name):
   sizes 1, 64, 1024 and 4096, on every core numba is given;
 - ``aec``: the PettingZoo loop a user writes, compiled and Python backends,
   against PettingZoo's connect_four_v3 in the same run;
-- ``clone`` and ``determinize``: microseconds per call on sampled positions;
-- ``compile``: a fresh process compiling the kernels into an empty cache,
-  then a second process loading them from that cache;
-- ``pgx``: Pgx's connect_four, othello and backgammon at the same batch
-  sizes (JAX on the CPU), only when pgx is installed.
+- ``clone`` and ``determinize``: microseconds per call on sampled positions
+  (determinize for hidden-information games);
+
+and once: ``compile``, a fresh process compiling every kernel into an empty
+cache (one process per game, as ``envs/core/compiled/warm.py`` does), then a
+second one loading them; ``pgx``, Pgx's connect_four, othello and backgammon
+at the same batch sizes (JAX on the CPU), only when pgx is installed.
 
 Run: ``python -m meeplezoo.benchmarks.compiled_engine --markdown F.md --json F.json``.
 """
@@ -36,7 +39,6 @@ import numpy as np
 from meeplezoo.benchmarks import machine
 from meeplezoo.benchmarks.step_loop import play_aec, play_rules
 
-GAME = "gem_mountain_v0"
 BATCHES = (1, 64, 1024, 4096)
 PGX_GAMES = ("connect_four", "othello", "backgammon")
 
@@ -54,16 +56,23 @@ def _rate(work, seconds: float, repeats: int) -> float:
     return median(rates)
 
 
-def kernel_rules_rate(seconds: float, repeats: int) -> float:
-    """Steps/s of random play inside the kernel (mask, apply, choice)."""
+def kernel_games() -> list[str]:
+    from meeplezoo.envs.core.compiled.warm import kernel_games as games
+
+    return games()
+
+
+def kernel_rules_rate(name: str, seconds: float, repeats: int) -> float:
+    """Steps/s of random play inside ``name``'s kernel (mask, apply, choice)."""
     import meeplezoo
     from meeplezoo.envs.core.compiled import pcg64
     from meeplezoo.envs.core.compiled.kernel import kernel_of
     from meeplezoo.envs.core.compiled.layout import layout_of
-    from meeplezoo.envs.gem_mountain.kernel.rules import play_random
+    from meeplezoo.envs.core.compiled.random_play import random_player
 
-    game = meeplezoo.make_game(GAME)
+    game = meeplezoo.make_game(name)
     kernel = kernel_of(game)
+    play = random_player(kernel)
     row = layout_of(kernel.state_cls).new_rows(1)[0]
     game_row = kernel.game_row(game)
     gen = np.zeros(pcg64.WORDS, dtype=np.uint64)
@@ -73,28 +82,28 @@ def kernel_rules_rate(seconds: float, repeats: int) -> float:
 
     def work() -> int:
         steps = 0
-        for _ in range(200):
+        while steps < 2000:
             kernel.new_game(row, game_row, next(seeds))
-            steps += play_random(row, game_row, gen, mask, 10**6)
+            steps += play(row, game_row, gen, mask, 10**6)
         return steps
 
     return _rate(work, seconds, repeats)
 
 
-def python_rules_rate(seconds: float, repeats: int) -> float:
+def python_rules_rate(name: str, seconds: float, repeats: int) -> float:
     import meeplezoo
 
-    game = meeplezoo.make_game(GAME)
+    game = meeplezoo.make_game(name)
     return _rate(lambda: play_rules(game, 2000, 0) and 2000, seconds, repeats)
 
 
-def vec_rate(batch: int, seconds: float, repeats: int) -> float:
-    """Steps/s of ``make_vec(GAME, batch)`` with random legal actions."""
+def vec_rate(name: str, batch: int, seconds: float, repeats: int) -> float:
+    """Steps/s of ``make_vec(name, batch)`` with random legal actions."""
     import meeplezoo
     from meeplezoo.envs.core.compiled import pcg64
     from meeplezoo.envs.core.compiled.batch import random_legal_actions
 
-    env = meeplezoo.make_vec(GAME, batch)
+    env = meeplezoo.make_vec(name, batch)
     state = env.reset(0)
     generators = np.zeros((batch, pcg64.WORDS), dtype=np.uint64)
     for i in range(batch):
@@ -123,11 +132,11 @@ def aec_rate(name: str, seconds: float, repeats: int, **config: Any) -> float:
     return _rate(lambda: play_aec(env, 1000, 0) and 1000, seconds, repeats)
 
 
-def per_call_us(backend: str, what: str, repeats: int) -> float:
+def per_call_us(name: str, backend: str, what: str, repeats: int) -> float:
     """Microseconds per clone or determinize over positions of random games."""
     import meeplezoo
 
-    env = meeplezoo.make(GAME, backend=backend)
+    env = meeplezoo.make(name, backend=backend)
     states = []
     rng = np.random.default_rng(0)
     for seed in range(8):
@@ -147,28 +156,20 @@ def per_call_us(backend: str, what: str, repeats: int) -> float:
     return 1e6 / _rate(work, 0.2, repeats)
 
 
-STARTUP = """
-import time; t = time.perf_counter()
-import numpy as np, meeplezoo
-env = meeplezoo.make_vec("gem_mountain_v0", 4)
-state = env.reset(0)
-env.step(state.legal_action_mask.argmax(axis=1))
-e = meeplezoo.make("gem_mountain_v0"); e.reset(seed=0); e.last()
-s = e.game_state; s.evaluate(0); s.determinize(0, np.random.default_rng(0))
-print(time.perf_counter() - t)
-"""
-
-
 def startup_seconds() -> tuple[float, float]:
-    """(first use compiling into an empty cache, a later process loading it)."""
+    """(every kernel compiled into an empty cache, one process per game; a
+    later run loading them), wall seconds, process starts included."""
+    command = [sys.executable, "-m", "meeplezoo.envs.core.compiled.warm"]
+    seconds = []
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        runs = [subprocess.run([sys.executable, "-c", STARTUP], env=env, capture_output=True, text=True)]
-        runs.append(subprocess.run([sys.executable, "-c", STARTUP], env=env, capture_output=True, text=True))
-    for run in runs:
-        if run.returncode:
-            raise RuntimeError(run.stderr[-2000:])
-    return float(runs[0].stdout.split()[-1]), float(runs[1].stdout.split()[-1])
+        for _ in range(2):
+            start = time.perf_counter()
+            run = subprocess.run(command, env=env, capture_output=True, text=True)
+            if run.returncode:
+                raise RuntimeError(run.stderr[-2000:])
+            seconds.append(time.perf_counter() - start)
+    return seconds[0], seconds[1]
 
 
 def pgx_rates(seconds: float, repeats: int) -> dict[str, dict[int, float]] | str:
@@ -200,89 +201,140 @@ def pgx_rates(seconds: float, repeats: int) -> dict[str, dict[int, float]] | str
     return out
 
 
-def measure(seconds: float, repeats: int, with_startup: bool = True) -> dict[str, Any]:
-    """Every row of the table, in one process (the start-up rows in two more)."""
+def measure_game(name: str, seconds: float, repeats: int, threads: int) -> dict[str, Any]:
+    """One game's rows: rules (one core), make_vec, the AEC loops, per-call costs."""
     import numba
 
-    say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731 - progress lines
-    out: dict[str, Any] = {"threads": numba.get_num_threads(), "game": GAME}
-    say("rules: compiled and Python")
+    import meeplezoo
+
+    say(f"{name}: rules, compiled and Python")
     numba.set_num_threads(1)
-    out["rules"] = {
-        "compiled": kernel_rules_rate(seconds, repeats),
-        "python": python_rules_rate(seconds, repeats),
+    out: dict[str, Any] = {
+        "rules": {
+            "compiled": kernel_rules_rate(name, seconds, repeats),
+            "python": python_rules_rate(name, seconds, repeats),
+        }
     }
-    numba.set_num_threads(out["threads"])
-    out["make_vec"] = {}
-    for batch in BATCHES:
-        say(f"make_vec at batch {batch}")
-        out["make_vec"][batch] = vec_rate(batch, seconds, repeats)
-    say("AEC loops")
+    numba.set_num_threads(threads)
+    say(f"{name}: make_vec at batch " + ", ".join(map(str, BATCHES)))
+    out["make_vec"] = {batch: vec_rate(name, batch, seconds, repeats) for batch in BATCHES}
+    say(f"{name}: AEC loops, clone and determinize")
     out["aec"] = {
-        "compiled": aec_rate(GAME, seconds, repeats),
-        "python": aec_rate(GAME, seconds, repeats, backend="python"),
-        "connect_four_v3": aec_rate("connect_four_v3", seconds, repeats),
+        backend: aec_rate(name, seconds, repeats, backend=backend) for backend in ("compiled", "python")
     }
-    say("clone and determinize")
+    calls = ("clone", "determinize") if meeplezoo.make_game(name).info.hidden_information else ("clone",)
     out["per_call_us"] = {
-        f"{what} {backend}": per_call_us(backend, what, repeats)
-        for what in ("clone", "determinize")
+        f"{what} {backend}": per_call_us(name, backend, what, repeats)
+        for what in calls
         for backend in ("compiled", "python")
     }
+    return out
+
+
+def say(text: str) -> None:
+    """A progress line on stderr (the table goes to stdout)."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def measure(games: list[str], seconds: float, repeats: int, with_startup: bool = True) -> dict[str, Any]:
+    """Every row of the tables, in one process (the start-up rows in two more)."""
+    import numba
+
+    threads = numba.get_num_threads()
+    out: dict[str, Any] = {"threads": threads, "games": {}}
+    for name in games:
+        out["games"][name] = measure_game(name, seconds, repeats, threads)
+    say("connect_four_v3's AEC loop")
+    out["connect_four_v3"] = aec_rate("connect_four_v3", seconds, repeats)
     if with_startup:
-        say("start-up: compiling into an empty cache, then loading it")
+        say("start-up: compiling every kernel into an empty cache, then loading it")
         out["startup_seconds"] = dict(zip(("first", "cached"), startup_seconds()))
     say("pgx")
     out["pgx"] = pgx_rates(seconds, repeats)
     return out
 
 
+def _per_call(calls: dict[str, float], what: str) -> str:
+    if f"{what} compiled" not in calls:
+        return "-"
+    fast, slow = calls[f"{what} compiled"], calls[f"{what} python"]
+    return f"{fast:.1f} / {slow:.1f} ({slow / fast:.0f}x)"
+
+
+def game_rows(result: dict[str, Any]) -> list[str]:
+    """The main table: one row per game."""
+    c4 = result["connect_four_v3"]
+    lines = [
+        "| game | rules steps/s, one core: compiled / Python | make_vec 1024 steps/s / Python AEC "
+        "| AEC steps/s compiled / Python | AEC / connect_four_v3: compiled, Python "
+        "| clone us: compiled / Python | determinize us |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, game in result["games"].items():
+        rules, aec, vec = game["rules"], game["aec"], game["make_vec"][1024]
+        lines.append(
+            f"| {name} | {rules['compiled']:,.0f} / {rules['python']:,.0f} "
+            f"({rules['compiled'] / rules['python']:.1f}x) | {vec:,.0f} ({vec / aec['python']:.1f}x) "
+            f"| {aec['compiled']:,.0f} / {aec['python']:,.0f} | {aec['compiled'] / c4:.2f}x, "
+            f"{aec['python'] / c4:.2f}x | {_per_call(game['per_call_us'], 'clone')} "
+            f"| {_per_call(game['per_call_us'], 'determinize')} |"
+        )
+    return lines
+
+
+def batch_rows(result: dict[str, Any]) -> list[str]:
+    """make_vec steps/s per game and batch size."""
+    lines = [
+        "| game | " + " | ".join(f"batch {b}" for b in BATCHES) + " |",
+        "|---" * (len(BATCHES) + 1) + "|",
+    ]
+    for name, game in result["games"].items():
+        lines.append(f"| {name} | " + " | ".join(f"{game['make_vec'][b]:,.0f}" for b in BATCHES) + " |")
+    return lines
+
+
 def markdown(result: dict[str, Any], command: str) -> str:
     """The results as the Markdown page in benchmarks/results."""
-    rules, aec, calls = result["rules"], result["aec"], result["per_call_us"]
-    c4 = aec["connect_four_v3"]
     lines = [
-        "# The compiled engine: Gem Mountain",
+        "# The compiled engine",
         "",
         f"Made by `{command}` on {result['date']}.",
         "",
         f"Machine: {result['machine']['cpu']}, {result['machine']['usable_cores']} usable cores, "
-        f"numba threads {result['threads']}, wall clock, medians of {result['repeats']} repeats.",
+        f"numba threads {result['threads']}, wall clock, medians of {result['repeats']} repeats; "
+        f"connect_four_v3's AEC loop ran {result['connect_four_v3']:,.0f} steps/s in the same run.",
         "",
-        "| what | compiled | Python reference | ratio |",
-        "|---|---:|---:|---:|",
-        f"| rules steps/s, one core (mask + apply + random choice) | {rules['compiled']:,.0f} | "
-        f"{rules['python']:,.0f} | {rules['compiled'] / rules['python']:.1f}x |",
-        f"| AEC loop steps/s | {aec['compiled']:,.0f} | {aec['python']:,.0f} | "
-        f"{aec['compiled'] / aec['python']:.1f}x |",
-        f"| AEC loop / connect_four_v3 ({c4:,.0f} steps/s) | {aec['compiled'] / c4:.2f}x | "
-        f"{aec['python'] / c4:.2f}x | |",
+        *game_rows(result),
+        "",
+        "## make_vec: steps/s by batch size (observation + mask each step, auto-reset)",
+        "",
+        *batch_rows(result),
     ]
-    for what in ("clone", "determinize"):
-        fast, slow = calls[f"{what} compiled"], calls[f"{what} python"]
-        lines.append(f"| {what} us per call | {fast:.2f} | {slow:.2f} | {slow / fast:.1f}x |")
-    lines += ["", "| make_vec batch | steps/s (observation + mask each step, auto-reset) |", "|---:|---:|"]
-    lines += [f"| {batch} | {rate:,.0f} |" for batch, rate in result["make_vec"].items()]
     if "startup_seconds" in result:
         first, cached = result["startup_seconds"]["first"], result["startup_seconds"]["cached"]
-        lines += ["", f"Start-up: first use compiles in {first:.1f} s; a later process loads the cache "
-                  f"in {cached:.1f} s (imports included)."]  # fmt: skip
-    pgx = result["pgx"]
-    lines += ["", "## Pgx on the same machine (JAX on the CPU)", ""]
+        lines += ["", f"Start-up: compiling every kernel into an empty cache took {first:.1f} s "
+                  f"(one process per game); loading them from the cache {cached:.1f} s."]  # fmt: skip
+    return "\n".join(lines + pgx_rows(result["pgx"])) + "\n"
+
+
+def pgx_rows(pgx: dict[str, dict[int, float]] | str) -> list[str]:
+    lines = ["", "## Pgx on the same machine (JAX on the CPU)", ""]
     if isinstance(pgx, str):
-        lines.append(f"Skipped: {pgx}.")
-    else:
-        lines += ["| game | " + " | ".join(f"batch {b}" for b in BATCHES) + " |", "|---" * 5 + "|"]
-        lines += [
-            f"| {g} | " + " | ".join(f"{r:,.0f}" for r in rates.values()) + " |" for g, rates in pgx.items()
-        ]
-    return "\n".join(lines) + "\n"
+        return lines + [f"Skipped: {pgx}."]
+    lines += [
+        "| game | " + " | ".join(f"batch {b}" for b in BATCHES) + " |",
+        "|---" * (len(BATCHES) + 1) + "|",
+    ]
+    return lines + [
+        f"| {g} | " + " | ".join(f"{r:,.0f}" for r in rates.values()) + " |" for g, rates in pgx.items()
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m meeplezoo.benchmarks.compiled_engine", description=__doc__
     )
+    parser.add_argument("--games", nargs="+", help="games to time (default: every game with a kernel)")
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one repeat")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-startup", action="store_true", help="skip the two start-up processes")
@@ -292,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     command = "python -m meeplezoo.benchmarks.compiled_engine " + " ".join(
         argv if argv is not None else sys.argv[1:]
     )
-    result = measure(args.seconds, args.repeats, not args.no_startup)
+    result = measure(args.games or kernel_games(), args.seconds, args.repeats, not args.no_startup)
     result.update(
         command=command.strip(),
         date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),

@@ -13,7 +13,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from meeplezoo.envs.core.compiled import pcg64
 from meeplezoo.envs.gem_mountain.kernel import rules as kernel
 from meeplezoo.envs.gem_mountain.kernel import slots as S
 from meeplezoo.envs.gem_mountain.kernel.game_row import game_row
@@ -153,28 +152,6 @@ def test_any_seed_and_choices_play_the_same(index, seed, picks):
     game = game_of(index)
     it = iter(picks)
     play_both(game, seed, lambda count: next(it, 0) % count, full=False)
-
-
-def test_play_random_takes_the_kth_legal_action_drawn_from_its_generator():
-    for index in (0, 1, len(CONFIGS) - 3):
-        game = game_of(index)
-        grow = game_row(game)
-        row = np.zeros(S.STATE_WIDTH, dtype=np.int64)
-        kernel.new_game(row, grow, 5)
-        gen = np.zeros(pcg64.WORDS, dtype=np.uint64)
-        pcg64.seed(gen, 17)
-        rng = pcg64.from_words(gen)
-        mask = np.zeros(game.num_actions, dtype=np.bool_)
-        steps = kernel.play_random(row, grow, gen, mask, 10**6)
-        py = game.new_initial_state(5)
-        replayed = 0
-        while not py.done:
-            legal = np.flatnonzero(py.legal_action_mask())
-            py.apply(int(legal[rng.integers(0, len(legal))]))
-            replayed += 1
-        assert steps == replayed
-        same_position(py, row, game, full=True)
-        assert kernel.play_random(row, grow, gen, mask, 10) == 0
 
 
 def test_the_deal_from_seed_zero_to_big_seeds():

@@ -9,7 +9,6 @@ included) and ``game`` (``kernel.game_row.game_row(game)``).
 
 from __future__ import annotations
 
-from meeplezoo.envs.core.compiled.batch import pick_legal
 from meeplezoo.envs.core.compiled.jit import njit
 from meeplezoo.envs.gem_mountain.decisions import SECTIONS
 from meeplezoo.envs.gem_mountain.kernel import slots as S
@@ -137,15 +136,3 @@ def apply_action(state, game, action):
         offer_window(state, game)
     else:
         answer_sub_step(state, game, action)
-
-
-@njit
-def play_random(state, game, gen, mask, max_steps):
-    """Play uniformly random legal actions (the k-th legal one, k drawn from
-    ``gen``) until the game is done or ``max_steps``; returns the steps taken."""
-    steps = 0
-    while steps < max_steps and not is_done(state):
-        legal_mask(state, game, mask)
-        apply_action(state, game, pick_legal(mask, gen))
-        steps += 1
-    return steps
