@@ -9,7 +9,9 @@ spec string is the one portable name of a bot.
 
 from __future__ import annotations
 
+import difflib
 import importlib
+import inspect
 import json
 
 from meeplezoo.agents.base import Agent
@@ -39,7 +41,9 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     kind, _, rest = spec.strip().partition(":")
     kind = kind.strip().lower()
     if kind not in AGENTS:
-        raise ValueError(f"unknown agent {kind!r} in {spec!r}; known agents: {', '.join(AGENTS)}")
+        raise ValueError(
+            f"unknown agent {kind!r} in {spec!r}{did_you_mean(kind, AGENTS)}; known agents: {', '.join(AGENTS)}"
+        )
     params = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = part.partition("=")
@@ -70,11 +74,39 @@ def agent_class(kind: str) -> type[Agent]:
     return getattr(importlib.import_module(module), cls)
 
 
+def did_you_mean(word: str, known) -> str:
+    """`` (did you mean 'x'?)`` for the nearest of ``known``, or nothing."""
+    close = difflib.get_close_matches(word, list(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def agent_parameters(cls: type[Agent]) -> list[str] | None:
+    """The spec parameters ``cls`` takes (None when it takes any keyword)."""
+    signature = inspect.signature(cls.__init__)
+    if any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()):
+        return None
+    return [name for name in signature.parameters if name not in ("self", "seed")]
+
+
+def check_parameters(kind: str, params: dict, spec: str) -> None:
+    """An unknown parameter names the bot's parameters, not Python internals."""
+    known = agent_parameters(agent_class(kind))
+    if known is None:
+        return
+    for key in params:
+        if key not in known:
+            listed = ", ".join(known) if known else "none"
+            raise ValueError(
+                f"{kind!r} has no parameter {key!r} in {spec!r}{did_you_mean(key, known)}; its parameters: {listed}"
+            )
+
+
 def make_agent(spec: str | Agent, seed: int | None = None) -> Agent:
     """An agent from a spec string (an Agent instance is returned as is)."""
     if isinstance(spec, Agent):
         return spec
     kind, params = parse_spec(spec)
+    check_parameters(kind, params, spec)
     try:
         return agent_class(kind)(seed=seed, **params)
     except TypeError as exc:

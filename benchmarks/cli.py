@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
             _command(args),
             on_progress=status.update,
         )
-    report.print_table(result, Console(width=max(Console().width, 150)))
+    report.print_table(result, Console(width=max(Console().width, 100)), with_targets=not args.quick)
     report.save(result, args.json, args.markdown)
     return 0
 

@@ -202,9 +202,9 @@ def ansi(st, viewer=None) -> str:
         marks = [("??", "face down"), ("*", "before a code: face down, but known to you")] + marks
     lines += legend_lines("marks", marks)
     lines += textwrap.wrap(
-        "cells: (r,c) as in 'grab (r,c)'; row r runs down to the right, from r= on the upper-left "
-        "edge to r= on the lower-right edge; column c runs down to the left, from c= on the "
-        "upper-right edge to c= on the lower-left edge",
+        "cells: (r,c) as in 'grab (r,c)'. Row r runs down to the right, its label r=0, r=1, ... at "
+        "both ends (upper-left and lower-right edges); column c runs down to the left, its label "
+        "c=0, c=1, ... at both ends (upper-right and lower-left edges)",
         100,
     )
     lines += legend_lines(

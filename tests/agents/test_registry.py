@@ -34,3 +34,13 @@ def test_make_agent_builds_each_kind():
 def test_bad_specs_are_refused(spec):
     with pytest.raises(ValueError):
         make_agent(spec).act({"observation": None, "action_mask": [1, 1]})
+
+
+def test_a_misspelt_parameter_names_the_bots_parameters_and_the_nearest():
+    with pytest.raises(ValueError, match=r"'mcts' has no parameter 'sim'.*did you mean 'sims'\?.*parameters: sims, c"):
+        make_agent("mcts:sim=200")
+
+
+def test_a_misspelt_agent_suggests_the_nearest():
+    with pytest.raises(ValueError, match=r"unknown agent 'ismtcs'.*did you mean 'ismcts'\?"):
+        make_agent("ismtcs:sims=10")
