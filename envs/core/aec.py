@@ -3,6 +3,10 @@
 This is the only module of ``envs`` that imports PettingZoo. Order and bounds
 checks happen inline here instead of in PettingZoo's wrapper chain, which
 costs more per step than most of our games' rules do.
+
+When a game ends, each agent's ``info`` holds its outcome: ``rank`` (1 is
+best, tied seats share the better rank), ``return``, and ``points`` in the
+games that count them (``envs/core/outcome.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from meeplezoo.envs.core.backends import choose_backend, loaded_state, start_state
+from meeplezoo.envs.core.outcome import seat_outcomes
 from meeplezoo.envs.core.replay import ReplayRecord, seal
 from meeplezoo.envs.core.state import Game, State, integer_index
 
@@ -264,8 +269,10 @@ class MeepleEnv(AECEnv):
             self.render()
 
     def _finish(self, returns: np.ndarray, truncated: bool) -> None:
+        outcomes = seat_outcomes(self.game_state, returns)
         for i, a in enumerate(self.possible_agents):
             self.rewards[a] = float(returns[i])
+            self.infos[a].update(outcomes[i])
             if truncated:
                 self.truncations[a] = True
             else:
