@@ -312,15 +312,8 @@ def tournament(
         if isinstance(spec, str):
             make_agent(spec)
     labels = unique_labels(specs)
-    probe = _game(game_name, config)
-    if players is None and config and "num_players" in config:
-        players = int(config["num_players"])
-    n = players or default_players(probe.info, len(specs))
-    game = (
-        _game(game_name, {**(config or {}), "num_players": n}) if "num_players" in probe.defaults else probe
-    )
-    if game.num_players != n:
-        raise ValueError(f"{game.info.name} cannot seat {n} players")
+    game = _tournament_game(game_name, config, players, len(specs))
+    n = game.num_players
     tables = schedule(len(specs), n, games, seed)
     tasks = [(i, tables[i], derive_seed(seed, 2, i), bool(record)) for i in range(games)]
     if backend not in ("local", "ray"):
@@ -335,6 +328,24 @@ def tournament(
     if out is not None and save:
         report.save(out)
     return report
+
+
+def _tournament_game(game_name, config: dict | None, players: int | None, entrants: int):
+    """The game every table plays: ``players`` seats (or the config's
+    ``num_players``, or everyone at one table if the game allows it, else
+    its default); a ValueError when the game cannot seat them."""
+    probe = _game(game_name, config)
+    if players is None and config and "num_players" in config:
+        players = int(config["num_players"])
+    seats = players or default_players(probe.info, entrants)
+    game = (
+        _game(game_name, {**(config or {}), "num_players": seats})
+        if "num_players" in probe.defaults
+        else probe
+    )
+    if game.num_players != seats:
+        raise ValueError(f"{game.info.name} cannot seat {seats} players")
+    return game
 
 
 def prepare_report_folder(out) -> Path:

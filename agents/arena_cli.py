@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from meeplezoo.cli import add_agents_option, add_config_option, add_game_argument
+from meeplezoo.cli import add_agents_option, add_config_option, add_game_argument, user_input
+from meeplezoo.envs.core.errors import UsageError
 
 HELP = "play bots against each other and rate them (openskill)"
 
@@ -51,27 +52,29 @@ def run(args) -> int:
     from meeplezoo.cli import parse_config
 
     if args.replays and not args.out:
-        raise ValueError("--replays needs --out")
+        raise UsageError("--replays needs --out")
     if args.workers < 1:
-        raise ValueError("--workers must be at least 1")
-    result = tournament(
-        args.game,
-        args.agents,
-        games=args.games,
-        players=args.players,
-        seed=args.seed,
-        workers=args.workers,
-        config=parse_config(args.config),
-        out=args.out,
-        progress=not args.no_progress,
-        record=bool(args.replays),
-        backend=args.backend,
-        address=args.address,
-        save=False,
-    )
+        raise UsageError("--workers must be at least 1")
+    with user_input():  # the game, the bots, the settings and the folder are checked before play
+        result = tournament(
+            args.game,
+            args.agents,
+            games=args.games,
+            players=args.players,
+            seed=args.seed,
+            workers=args.workers,
+            config=parse_config(args.config),
+            out=args.out,
+            progress=not args.no_progress,
+            record=bool(args.replays),
+            backend=args.backend,
+            address=args.address,
+            save=False,
+        )
     result.print()
     if args.out:
-        result.save(args.out)  # the replays too, which the pages below are made from
+        with user_input():
+            result.save(args.out)  # the replays too, which the pages below are made from
         print(f"report written to {args.out}")
     if args.replays == "html":
         from meeplezoo.agents.web.viewer_page import write_replay_pages

@@ -334,6 +334,9 @@ class TournamentResult:
     # --- terminal ---------------------------------------------------------------
     def tables(self) -> list:
         """rich Tables: leaderboard, head-to-head matrix, seat win rates."""
+        return [self._leaderboard(), self._head_to_head(), self._seat_table()]
+
+    def _leaderboard(self):
         from rich.table import Table
 
         board = Table(
@@ -364,6 +367,11 @@ class TournamentResult:
                 f"{row['mean_return']:+.3f}",
                 f"{row['decision_ms']:.2f}",
             )
+        return board
+
+    def _head_to_head(self):
+        from rich.table import Table
+
         matrix = Table(title="head to head: row's wins / draws / losses against column")
         matrix.add_column("")
         for name in self.agents:
@@ -378,6 +386,11 @@ class TournamentResult:
                     w, d = self.h2h_wins[a, b], self.h2h_draws[a, b]
                     cells.append(f"{w}/{d}/{g - w - d}")
             matrix.add_row(name, *cells)
+        return matrix
+
+    def _seat_table(self):
+        from rich.table import Table
+
         seats = Table(title="win % by seat (95% CI)")
         seats.add_column("agent")
         for s in range(self.players):
@@ -392,7 +405,7 @@ class TournamentResult:
                     for r in self.seat_win_rates(name)
                 ),
             )
-        return [board, matrix, seats]
+        return seats
 
     def print(self, console=None) -> None:
         import sys

@@ -27,11 +27,26 @@ import numpy as np
 
 from meeplezoo.agents.base import Agent, SeatView
 from meeplezoo.agents.numpy_network import numpy_forward
-from meeplezoo.agents.puct import DEFAULT_C_PUCT, PUCTSearch, UniformEvaluator
+from meeplezoo.agents.puct import (
+    DEFAULT_C_PUCT,
+    DEFAULT_SEARCH_BATCH,
+    SEARCH_SETTINGS,
+    PUCTSearch,
+    UniformEvaluator,
+    check_search_settings,
+    renamed_settings,
+)
 from meeplezoo.envs import strip_version
 
 DEFAULT_SIMS = 64
-DEFAULT_BATCH = 8
+# an az agent's search settings when neither its spec nor its network file names them
+SEARCH_DEFAULTS = {
+    "sims": DEFAULT_SIMS,
+    "value_mix": 0.0,
+    "value_rollout": 0,
+    "prior_temperature": 1.0,
+    "search_batch": DEFAULT_SEARCH_BATCH,
+}
 META_FILE = "meeplezoo.json"  # the metadata entry inside a network file
 NETWORK_FORMAT = 1
 
@@ -140,21 +155,27 @@ class NetworkEvaluator:
         return softmax_masked(logits, np.asarray(masks, dtype=bool)), values.astype(np.float64)
 
 
-def load_network(path: str | Path) -> NetworkEvaluator:
-    """Load (once per process) a network file written by training."""
+def network_file(path: str | Path) -> Path:
+    """``path`` if it is a file, else the ValueError every loader gives."""
     if not Path(path).is_file():
         raise ValueError(f"az network not found: {path}")
-    stat = Path(path).stat()
-    key = (str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)  # a rewritten file loads afresh
+    return Path(path)
+
+
+def load_network(path: str | Path) -> NetworkEvaluator:
+    """Load (once per process) a network file written by training."""
+    path = network_file(path)
+    require_torch()  # even for a cached network: an agent says what it needs the same way each time
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)  # a rewritten file loads afresh
     if key not in _NETWORKS:
-        require_torch()
         import torch
         from threadpoolctl import threadpool_limits
 
         # one thread: the batches are small, and a second thread on a busy core only waits
         torch.set_num_threads(1)
         threadpool_limits(1, user_api="blas")  # the same for numpy's matrix products
-        program, meta = read_network_file(path)
+        program, meta = _read_program(path)
         _NETWORKS[key] = NetworkEvaluator(trusting_module(program), meta, program)
     return _NETWORKS[key]
 
@@ -172,8 +193,10 @@ def trusting_module(program):
 def read_network_file(path: str | Path):
     """The exported program and the metadata of a network file (ValueError
     naming the file if it is not one)."""
-    if not Path(path).is_file():
-        raise ValueError(f"az network not found: {path}")
+    return _read_program(network_file(path))
+
+
+def _read_program(path: Path):
     require_torch()
     import torch
 
@@ -186,6 +209,12 @@ def read_network_file(path: str | Path):
     if meta.get("format") != NETWORK_FORMAT:
         raise ValueError(f"{path}: az network format {meta.get('format')!r}, expected {NETWORK_FORMAT}")
     return program, meta
+
+
+def play_settings_of(meta: dict) -> dict:
+    """The search settings a network file carries, by their current names
+    (files written before the rename say ``mix``, ``rollout``, ``batch``)."""
+    return renamed_settings(meta.get("play", {}), "az network file", warn=False)
 
 
 class PPOEvaluator:
@@ -210,15 +239,16 @@ class PPOEvaluator:
             )
 
     def evaluate(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """sb3-contrib's own ``get_distribution`` and ``predict_values``: the
+        forward pass the policy trained with, whatever its feature extractor."""
         import torch
 
         policy = self.policy
         with torch.no_grad():
             obs, _ = policy.obs_to_tensor(np.asarray(observations))
-            pi_features = policy.extract_features(obs, policy.pi_features_extractor)
-            vf_features = policy.extract_features(obs, policy.vf_features_extractor)
-            logits = policy.action_net(policy.mlp_extractor.forward_actor(pi_features)).cpu().numpy()
-            own = policy.value_net(policy.mlp_extractor.forward_critic(vf_features)).cpu().numpy()[:, 0]
+            # Categorical's logits are log-probabilities: the masked softmax below gives the same prior
+            logits = policy.get_distribution(obs).distribution.logits.cpu().numpy()
+            own = policy.predict_values(obs).cpu().numpy()[:, 0]
         n = self.num_players
         values = np.empty((own.size, n))
         values[:, 0] = own
@@ -231,17 +261,17 @@ class AZAgent(Agent):
     """PUCT with a network's prior and value, max^n over the seats.
 
     Parameters: one of ``path`` (a network file), ``baseline`` (a game name:
-    the shipped network) or ``policy`` (a MaskablePPO zip); ``sims``
-    simulations per decision (default: what the network file says it was
-    evaluated with, else 64); ``c`` the exploration weight; ``batch`` leaves
-    evaluated together (virtual loss keeps them apart; default: the file's,
-    else 8); ``mix`` the weight
-    of the game's own estimate in a leaf's value (see agents.puct; default:
-    the network file's, else 0); ``rollout`` random moves played past a
-    leaf before that estimate is read (default: the file's, else 0);
-    ``prior_temp`` flattens the network's prior, prior ** (1 / T) (default:
-    the file's, else 1, the prior as it is); ``uniform=true`` replaces the
-    network by a uniform prior and zero values (a reference).
+    the shipped network) or ``policy`` (a MaskablePPO zip); ``c`` the
+    exploration weight; and the search settings of :mod:`meeplezoo.agents.puct`,
+    each by default what the network file says it was evaluated with, else
+    :data:`SEARCH_DEFAULTS`: ``sims`` simulations per decision;
+    ``value_mix`` the weight of the game's own estimate in a leaf's value;
+    ``value_rollout`` random moves played past a leaf before that estimate is
+    read; ``prior_temperature`` flattens the network's prior, prior ** (1 / T);
+    ``search_batch`` leaves evaluated together (virtual loss keeps them apart).
+    The old names ``mix``, ``rollout``, ``prior_temp`` and ``batch`` still
+    work for one version, with a DeprecationWarning. ``uniform=true``
+    replaces the network by a uniform prior and zero values (a reference).
     Play is greedy: the most visited move, no noise.
     """
 
@@ -256,59 +286,51 @@ class AZAgent(Agent):
         policy: str | None = None,
         sims: int | None = None,
         c: float = DEFAULT_C_PUCT,
-        batch: int | None = None,
-        mix: float | None = None,
-        rollout: int | None = None,
-        prior_temp: float | None = None,
+        value_mix: float | None = None,
+        value_rollout: int | None = None,
+        prior_temperature: float | None = None,
+        search_batch: int | None = None,
         uniform: bool = False,
         evaluator=None,
+        **old_names,
     ) -> None:
-        sources = [
-            k for k, v in (("path", path), ("baseline", baseline), ("policy", policy)) if v is not None
-        ]
-        if len(sources) > 1:
-            raise ValueError(f"az takes one of path=, baseline= or policy=, got {', '.join(sources)}")
-        if not sources and not uniform and evaluator is None:
-            raise ValueError("az needs path=<network.pt2>, baseline=<game> or policy=<checkpoint.zip>")
-        if baseline is not None:
-            path = str(baseline_path(baseline))
-        if path is not None and not Path(path).is_file():
-            raise ValueError(f"az network not found: {path}")
-        if policy is not None and not Path(policy).is_file():
-            raise ValueError(f"policy checkpoint not found: {policy}")
-        if sources:
-            require_torch()
-        played = load_network(path).meta.get("play", {}) if path is not None else {}
-        sims = played.get("sims", DEFAULT_SIMS) if sims is None else sims
-        mix = played.get("mix", 0.0) if mix is None else mix
-        rollout = played.get("rollout", 0) if rollout is None else rollout
-        prior_temp = played.get("prior_temperature", 1.0) if prior_temp is None else prior_temp
-        batch = played.get("batch", DEFAULT_BATCH) if batch is None else batch
-        if int(sims) < 1 or int(batch) < 1:
-            raise ValueError(f"az needs sims >= 1 and batch >= 1, got sims={sims!r}, batch={batch!r}")
-        if not 0.0 <= float(mix) <= 1.0:
-            raise ValueError(f"az needs 0 <= mix <= 1, got mix={mix!r}")
-        if int(rollout) < 0:
-            raise ValueError(f"az needs rollout >= 0, got rollout={rollout!r}")
-        if not float(prior_temp) > 0:
-            raise ValueError(f"az needs prior_temp > 0, got prior_temp={prior_temp!r}")
-        params = {k: str(v) for k, v in (("path", path), ("baseline", baseline), ("policy", policy)) if v}
-        if baseline is not None:
-            params.pop("path")
-        extra = {"mix": float(mix)} if float(mix) else {}
-        if float(mix) and int(rollout):
-            extra["rollout"] = int(rollout)
-        if float(prior_temp) != 1.0:
-            extra["prior_temp"] = float(prior_temp)
-        if int(batch) != DEFAULT_BATCH:
-            extra["batch"] = int(batch)
-        super().__init__(seed, **params, sims=int(sims), **extra, **({"uniform": True} if uniform else {}))
+        given = {
+            "sims": sims,
+            "value_mix": value_mix,
+            "value_rollout": value_rollout,
+            "prior_temperature": prior_temperature,
+            "search_batch": search_batch,
+        }
+        given = _given_settings(given, old_names)
+        sources = {"path": path, "baseline": baseline, "policy": policy}
+        path = _network_source(sources, uniform, evaluator)
+        played = play_settings_of(load_network(path).meta) if path is not None else {}
+        settings = {
+            name: given.get(name, played.get(name, SEARCH_DEFAULTS[name])) for name in SEARCH_SETTINGS
+        }
+        check_search_settings(**settings)
+        self.sims, self.search_batch = int(settings["sims"]), int(settings["search_batch"])
+        self.value_mix, self.value_rollout = float(settings["value_mix"]), int(settings["value_rollout"])
+        self.prior_temperature = float(settings["prior_temperature"])
+        named = {key: str(value) for key, value in sources.items() if value}
+        super().__init__(seed, **named, **self._spec_settings(), **({"uniform": True} if uniform else {}))
         self.path, self.policy_path, self.uniform = path, policy, bool(uniform)
-        self.baseline = baseline
-        self.sims, self.c, self.batch = int(sims), float(c), int(batch)
-        self.mix, self.rollout, self.prior_temp = float(mix), int(rollout), float(prior_temp)
+        self.baseline, self.c = baseline, float(c)
         self._evaluator = evaluator
         self._checked = None
+
+    def _spec_settings(self) -> dict:
+        """The search settings the agent's description names: those off their defaults."""
+        spec = {"sims": self.sims}
+        if self.value_mix:
+            spec["value_mix"] = self.value_mix
+            if self.value_rollout:  # the rollout only feeds the game's estimate
+                spec["value_rollout"] = self.value_rollout
+        if self.prior_temperature != 1.0:
+            spec["prior_temperature"] = self.prior_temperature
+        if self.search_batch != DEFAULT_SEARCH_BATCH:
+            spec["search_batch"] = self.search_batch
+        return spec
 
     def evaluator(self, game):
         """The evaluator for ``game``, loaded on first use and checked against it."""
@@ -348,11 +370,11 @@ class AZAgent(Agent):
             self.sims,
             rng,
             c_puct=self.c,
-            batch=self.batch,
+            search_batch=self.search_batch,
             dirichlet_alpha=dirichlet_alpha,
-            value_mix=self.mix,
-            rollout=self.rollout,
-            prior_temperature=self.prior_temp,
+            value_mix=self.value_mix,
+            value_rollout=self.value_rollout,
+            prior_temperature=self.prior_temperature,
         )
         return search.run(evaluator)
 
@@ -365,3 +387,32 @@ class AZAgent(Agent):
         if view is None:
             raise ValueError(f"{self.name} needs a SeatView to search")
         return self.search(view).best_action(view.seat)
+
+
+def _given_settings(given: dict, old_names: dict) -> dict:
+    """The search settings a spec named, by their current names (an old name
+    warns; one that is no setting at all is the TypeError of a bad keyword)."""
+    named = renamed_settings({**{k: v for k, v in given.items() if v is not None}, **old_names}, "az")
+    unknown = sorted(set(named) - set(SEARCH_SETTINGS))
+    if unknown:
+        raise TypeError(f"AZAgent got an unexpected keyword argument {unknown[0]!r}")
+    return named
+
+
+def _network_source(sources: dict, uniform: bool, evaluator) -> str | None:
+    """The network file of ``path=`` or ``baseline=`` (None for ``policy=``,
+    ``uniform`` or a given evaluator), after checking that one source is named."""
+    named = [key for key, value in sources.items() if value is not None]
+    if len(named) > 1:
+        raise ValueError(f"az takes one of path=, baseline= or policy=, got {', '.join(named)}")
+    if not named and not uniform and evaluator is None:
+        raise ValueError("az needs path=<network.pt2>, baseline=<game> or policy=<checkpoint.zip>")
+    if sources["policy"] is not None:
+        from meeplezoo.agents.policy import policy_checkpoint
+
+        policy_checkpoint(sources["policy"])
+        require_torch()
+        return None
+    if sources["baseline"] is not None:
+        return str(baseline_path(sources["baseline"]))
+    return sources["path"]

@@ -7,9 +7,10 @@ import sys
 
 from meeplezoo import envs
 from meeplezoo.agents.base import SeatView
-from meeplezoo.agents.human import HumanAgent
+from meeplezoo.agents.human import HumanAgent, PlayerQuit
 from meeplezoo.agents.random_agent import RandomAgent
-from meeplezoo.cli import add_config_option, add_game_argument
+from meeplezoo.cli import add_config_option, add_game_argument, user_input
+from meeplezoo.envs.core.errors import UsageError
 
 HELP = "play a game in the terminal against bots or hot-seat"
 
@@ -21,7 +22,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")
     parser.add_argument("--hotseat", action="store_true", help="every seat is a person at this keyboard")
     parser.add_argument(
-        "--opponent", default="random", help="bot for the other seats, e.g. random or mcts:sims=100"
+        "--opponent",
+        default="random",
+        help="bot for the other seats (default: random, uniformly random legal moves), e.g. mcts:sims=100",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed for the game and the bots")
 
@@ -36,7 +39,7 @@ def make_bot(spec: str, seed: int | None):
 
 def build_seats(args, num_players: int, input_fn=input, output_fn=print) -> list:
     if not 0 <= args.seat < num_players:
-        raise ValueError(f"--seat must be between 0 and {num_players - 1}")
+        raise UsageError(f"--seat must be between 0 and {num_players - 1}")
     seats = []
     for seat in range(num_players):
         if args.hotseat or seat == args.seat:
@@ -50,12 +53,13 @@ def play(args, input_fn=input, output_fn=print) -> dict[str, float]:
     """Run one game; returns each agent's final reward."""
     from meeplezoo.cli import parse_config
 
-    config = parse_config(args.config)
-    if args.players is not None:
-        config["num_players"] = args.players
-    env = envs.make(args.game, **config)
-    env.reset(seed=args.seed)
-    seats = build_seats(args, env.game.num_players, input_fn, output_fn)
+    with user_input():
+        config = parse_config(args.config)
+        if args.players is not None:
+            config["num_players"] = args.players
+        env = envs.make(args.game, **config)
+        env.reset(seed=args.seed)
+        seats = build_seats(args, env.game.num_players, input_fn, output_fn)
     for seat, agent in enumerate(seats):
         agent.reset(None if args.seed is None else args.seed + seat)
     totals = {a: 0.0 for a in env.possible_agents}
@@ -82,6 +86,9 @@ def play(args, input_fn=input, output_fn=print) -> dict[str, float]:
 def run(args) -> int:
     try:
         play(args)
+    except PlayerQuit:
+        print("you left the game.", file=sys.stderr)
+        return 0
     except KeyboardInterrupt:
         print("\nstopped.", file=sys.stderr)
         return 130

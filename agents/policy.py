@@ -17,12 +17,18 @@ from meeplezoo.agents.base import Agent
 _MODELS: dict[str, object] = {}
 
 
+def policy_checkpoint(path: str | Path) -> Path:
+    """``path`` if it exists, else the ValueError every policy loader gives."""
+    if not Path(path).exists():
+        raise ValueError(f"policy checkpoint not found: {path}")
+    return Path(path)
+
+
 def load_model(path: str | Path):
     """Load (once per process) a MaskablePPO zip on the CPU."""
     key = str(Path(path).resolve())
     if key not in _MODELS:
-        if not Path(path).exists():
-            raise ValueError(f"policy checkpoint not found: {path}")
+        policy_checkpoint(path)
         try:
             from sb3_contrib import MaskablePPO
         except ImportError as exc:  # pragma: no cover - depends on the install

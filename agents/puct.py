@@ -13,7 +13,7 @@ An evaluator maps a batch of (observation, mask) pairs of the seat to move to
 priors over actions and values in that seat's relative order (itself first,
 then clockwise), so one network serves every seat.
 
-Leaves are evaluated in batches: a search keeps up to ``batch`` simulations
+Leaves are evaluated in batches: a search keeps up to ``search_batch`` simulations
 in flight, each marking its path with a virtual loss so the next one takes
 another path, and :func:`run_searches` evaluates the leaves of several
 searches (several games in self-play) in one call of the evaluator.
@@ -22,7 +22,7 @@ searches (several games in self-play) in one call of the evaluator.
 estimate of that position (``State.evaluate()`` on the search's sample), as
 AlphaGo blended its value network with rollouts: a young network's value is
 noise, and the estimate gives the search a signal from the first game. At 0
-(the default) the search is pure AlphaZero. With ``rollout`` moves the
+(the default) the search is pure AlphaZero. With ``value_rollout`` moves the
 estimate is read after that many random moves from the leaf (AlphaGo's fast
 rollouts, here random: the mcts bot's own capped rollout); 0 reads it at
 the leaf itself.
@@ -38,6 +38,7 @@ large T tends to the uniform prior.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -47,6 +48,41 @@ import numpy as np
 from meeplezoo.agents.mcts import rollout_value
 
 DEFAULT_C_PUCT = 1.25  # exploration weight, on values scaled to [0, 1] by the reward range
+DEFAULT_SEARCH_BATCH = 8
+
+# One name per search setting, the same in az specs, network files, az
+# training settings and PUCTSearch. The old names of az specs and network
+# files still work for one version (a DeprecationWarning names the new one).
+SEARCH_SETTINGS = ("sims", "value_mix", "value_rollout", "prior_temperature", "search_batch")
+RENAMED_SETTINGS = {
+    "mix": "value_mix",
+    "rollout": "value_rollout",
+    "prior_temp": "prior_temperature",
+    "batch": "search_batch",
+}
+
+
+def renamed_settings(settings: dict, owner: str, warn: bool = True) -> dict:
+    """``settings`` with each old name (:data:`RENAMED_SETTINGS`) replaced by
+    its new one, with a DeprecationWarning naming it unless ``warn`` is off
+    (a file written before the rename: nobody typed the old name). A setting
+    given under both names is a ValueError."""
+    renamed = {}
+    for key, value in settings.items():
+        new = RENAMED_SETTINGS.get(key)
+        if new is None:
+            renamed[key] = value
+            continue
+        if new in settings:
+            raise ValueError(f"{owner}: {key}= is the old name of {new}=; give only {new}=")
+        if warn:
+            warnings.warn(
+                f"{owner}: the setting {key}= is now called {new}=; the old name goes in the next version",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+        renamed[new] = value
+    return renamed
 
 
 class Evaluator(Protocol):
@@ -117,19 +153,19 @@ class Leaf:
     estimate: np.ndarray | None = None  # the game's own value of the leaf, seat order (value_mix > 0)
 
 
-def check_search_settings(sims, value_mix, rollout, prior_temperature, batch=1) -> None:
+def check_search_settings(sims, value_mix, value_rollout, prior_temperature, search_batch=1) -> None:
     """ValueError naming the first setting out of range: the one rule for the
-    settings a search takes and a network file carries."""
+    settings a search takes, an az agent is given and a network file carries."""
     if int(sims) < 1:
         raise ValueError(f"sims must be at least 1, got {sims!r}")
     if not 0.0 <= float(value_mix) <= 1.0:
         raise ValueError(f"value_mix must be between 0 and 1, got {value_mix!r}")
-    if int(rollout) < 0:
-        raise ValueError(f"rollout must be at least 0 moves, got {rollout!r}")
+    if int(value_rollout) < 0:
+        raise ValueError(f"value_rollout must be at least 0 moves, got {value_rollout!r}")
     if not float(prior_temperature) > 0:
         raise ValueError(f"prior_temperature must be above 0, got {prior_temperature!r}")
-    if int(batch) < 1:
-        raise ValueError(f"batch must be at least 1, got {batch!r}")
+    if int(search_batch) < 1:
+        raise ValueError(f"search_batch must be at least 1, got {search_batch!r}")
 
 
 class PUCTSearch:
@@ -140,9 +176,9 @@ class PUCTSearch:
     sample); ``sims`` counts simulations, the root's own evaluation included.
     ``dirichlet_alpha`` mixes Dirichlet noise into the root prior (self-play;
     None in evaluation), with weight ``dirichlet_weight``. ``value_mix`` is
-    the weight of the game's estimate in a leaf's value, read ``rollout``
+    the weight of the game's estimate in a leaf's value, read ``value_rollout``
     random moves past the leaf; ``prior_temperature`` flattens the prior
-    (module docstring).
+    (module docstring). ``search_batch`` leaves wait together for the evaluator.
     """
 
     def __init__(
@@ -152,23 +188,31 @@ class PUCTSearch:
         sims: int,
         rng: np.random.Generator,
         c_puct: float = DEFAULT_C_PUCT,
-        batch: int = 8,
+        search_batch: int = DEFAULT_SEARCH_BATCH,
         dirichlet_alpha: float | None = None,
         dirichlet_weight: float = 0.25,
         value_mix: float = 0.0,
-        rollout: int = 0,
+        value_rollout: int = 0,
         prior_temperature: float = 1.0,
+        **old_names,
     ) -> None:
-        check_search_settings(sims, value_mix, rollout, prior_temperature, batch)
+        if old_names:  # batch= and rollout=, their names before the rename: for one version
+            given = renamed_settings(old_names, "PUCTSearch")
+            unknown = sorted(set(given) - {"search_batch", "value_rollout"})
+            if unknown:
+                raise TypeError(f"PUCTSearch got an unexpected keyword argument {unknown[0]!r}")
+            search_batch = given.get("search_batch", search_batch)
+            value_rollout = given.get("value_rollout", value_rollout)
+        check_search_settings(sims, value_mix, value_rollout, prior_temperature, search_batch)
         self.prior_power = 1.0 / float(prior_temperature)
         self.game = game
-        self.rollout = int(rollout)
+        self.value_rollout = int(value_rollout)
         self.value_mix = float(value_mix)
         self.sample = sample
         self.sims = int(sims)
         self.rng = rng
         self.c_puct = float(c_puct)
-        self.batch = int(batch)
+        self.search_batch = int(search_batch)
         self.dirichlet_alpha = dirichlet_alpha
         self.dirichlet_weight = float(dirichlet_weight)
         lo, hi = game.reward_range
@@ -187,12 +231,12 @@ class PUCTSearch:
 
     # --- collecting leaves ---------------------------------------------------
     def requests(self) -> list[Leaf]:
-        """Start simulations until ``batch`` leaves wait for an evaluation
+        """Start simulations until ``search_batch`` leaves wait for an evaluation
         (only the root's, first); simulations that end in a finished game
         are backed up at once."""
         if self._pending:
             raise RuntimeError("feed the pending leaves before asking for more")
-        limit = 1 if self.root.prior is None else self.batch
+        limit = 1 if self.root.prior is None else self.search_batch
         while len(self._pending) < limit and self.started < self.sims:
             self.started += 1
             leaf = self._descend(self.sample())
@@ -217,9 +261,9 @@ class PUCTSearch:
                 observation = state.observation(player)
                 if self.value_mix == 0:
                     return Leaf(path, node, player, observation, mask)
-                if self.rollout:  # the leaf's own observation and mask must outlive the moves
+                if self.value_rollout:  # the leaf's own observation and mask must outlive the moves
                     observation, mask = np.array(observation), np.array(mask)
-                estimate = rollout_value(state, self.rollout, self.rng)
+                estimate = rollout_value(state, self.value_rollout, self.rng)
                 return Leaf(path, node, player, observation, mask, estimate)
             action = self._select(node, np.flatnonzero(mask).tolist(), player)
             child = node.children.get(action)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+from meeplezoo.envs.core.errors import UsageError
+
 HELP = "show a saved game move by move (ansi render)"
 
 
@@ -32,11 +34,7 @@ def show(
     before it is named, so a tampered log stops with a ReplayError."""
     from meeplezoo.envs.core.replay import check_replayed_action, replay_states
 
-    header = f"{record.game} seed={record.seed} config={record.config}"
-    agents = record.meta.get("agents")
-    if agents:
-        header += "\n" + "  ".join(f"seat {i}: {a}" for i, a in enumerate(agents))
-    output_fn(header)
+    output_fn(_header(record))
     total = len(record.actions)
     shown, last_move, state = 0, None, None
     for i, state in enumerate(replay_states(record)):
@@ -52,35 +50,51 @@ def show(
             break
         check_replayed_action(state, i, record.actions[i])
         last_move = f"player_{state.current_player} plays {state.action_to_string(record.actions[i])}"
-        if not visible:
-            continue
-        if step:
-            try:
-                if input_fn("[Enter] next, q quit> ").strip().lower() == "q":
-                    return shown
-            except EOFError:
-                return shown
-        elif delay > 0:
-            sleep(delay)
+        if visible and not _wait(step, delay, input_fn, sleep):
+            return shown
     if state is not None and state.done:
         returns = ", ".join(f"{r:+.2f}" for r in state.returns())
         output_fn(f"\ngame over after {total} moves; returns {returns}")
     return shown
 
 
+def _header(record) -> str:
+    header = f"{record.game} seed={record.seed} config={record.config}"
+    agents = record.meta.get("agents")
+    if agents:
+        header += "\n" + "  ".join(f"seat {i}: {a}" for i, a in enumerate(agents))
+    return header
+
+
+def _wait(step: bool, delay: float, input_fn, sleep) -> bool:
+    """Wait before the next move (Enter with ``step``, else ``delay``
+    seconds); False when the person quits (q, or the end of input)."""
+    if step:
+        try:
+            return input_fn("[Enter] next, q quit> ").strip().lower() != "q"
+        except EOFError:
+            return False
+    if delay > 0:
+        sleep(delay)
+    return True
+
+
 def check_viewer(viewer: int | None, num_players: int) -> None:
     """A seat of this game or None (everything): a render from a seat that
     does not exist would fail, or show another seat's secrets."""
     if viewer is not None and not 0 <= viewer < num_players:
-        raise ValueError(f"--viewer {viewer} is not a seat of this game (seats 0-{num_players - 1})")
+        raise UsageError(f"--viewer {viewer} is not a seat of this game (seats 0-{num_players - 1})")
 
 
 def run(args) -> int:
+    from meeplezoo.cli import user_input
     from meeplezoo.envs.core.replay import ReplayRecord
 
+    with user_input():
+        record = ReplayRecord.load(args.file)
     try:
         show(
-            ReplayRecord.load(args.file),
+            record,
             delay=args.delay,
             step=args.step,
             viewer=args.viewer,

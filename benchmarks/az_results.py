@@ -227,7 +227,7 @@ def policy_markdown(report: dict, command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv=None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", help="the run's game (checked against the run)")
     parser.add_argument("--run", help="the run folder of meeplezoo train --algo az")
@@ -252,55 +252,78 @@ def main(argv=None) -> int:
         metavar="JSON",
         help="instead: add up reports of this game made in pieces, and write the tables from them",
     )
-    args = parser.parse_args(argv)
-    words = sys.argv[1:] if argv is None else list(argv)
-    command = "python -m meeplezoo.benchmarks.az_results " + " ".join(words)
-    folder = Path(args.results)
-    if args.merge:
-        reports = [json.loads(Path(p).read_text()) for p in args.merge]
-        try:
-            report = merge_reports(reports)
-        except ValueError as error:
-            parser.error(str(error))
-        report["commands"] = [r.get("command", "") for r in reports]
-        policy = "rows" in report
-        stem = ("az_policy_" if policy else "az_") + envs.strip_version(report["game"])
-        if report["players"] != envs.game_class(report["game"]).info.default_players:
-            stem += f"_{report['players']}p"
-        text = (policy_markdown if policy else markdown)(report, "; ".join(report["commands"]))
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{stem}.json").write_text(json.dumps(report, indent=2))
-        (folder / f"{stem}.md").write_text(text)
-        return 0
-    if args.ppo:
-        report = policy_report(
-            args.game,
-            args.ppo,
-            args.final_games,
-            args.sims or DEFAULT_SIMS,
-            args.seed,
-            args.workers,
-            args.ppo_agents,
-        )
-        report["command"] = command
-        folder.mkdir(parents=True, exist_ok=True)
-        stem = f"az_policy_{envs.strip_version(report['game'])}"
-        (folder / f"{stem}.json").write_text(json.dumps(report, indent=2))
-        (folder / f"{stem}.md").write_text(policy_markdown(report, command))
-        return 0
-    if not args.run:
-        parser.error("--run is needed (or --ppo)")
+    return parser
+
+
+def _stem(prefix: str, report: dict) -> str:
+    """The results file name of ``report``: its prefix and game, and the
+    table size when it is not the game's default."""
+    stem = prefix + envs.strip_version(report["game"])
+    if report["players"] != envs.game_class(report["game"]).info.default_players:
+        stem += f"_{report['players']}p"
+    return stem
+
+
+def _write(folder: Path, stem: str, report: dict, text: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{stem}.json").write_text(json.dumps(report, indent=2))
+    (folder / f"{stem}.md").write_text(text)
+
+
+def _merged(args, parser: argparse.ArgumentParser, folder: Path) -> None:
+    """``--merge``: add up the reports made in pieces and write their tables."""
+    reports = [json.loads(Path(p).read_text()) for p in args.merge]
+    try:
+        report = merge_reports(reports)
+    except ValueError as error:
+        parser.error(str(error))
+    report["commands"] = [r.get("command", "") for r in reports]
+    policy = "rows" in report
+    text = (policy_markdown if policy else markdown)(report, "; ".join(report["commands"]))
+    _write(folder, _stem("az_policy_" if policy else "az_", report), report, text)
+
+
+def _ppo(args, folder: Path, command: str) -> None:
+    """``--ppo``: the PPO checkpoint alone and under az:policy= search."""
+    report = policy_report(
+        args.game,
+        args.ppo,
+        args.final_games,
+        args.sims or DEFAULT_SIMS,
+        args.seed,
+        args.workers,
+        args.ppo_agents,
+    )
+    report["command"] = command
+    _write(
+        folder, f"az_policy_{envs.strip_version(report['game'])}", report, policy_markdown(report, command)
+    )
+
+
+def _trained_run(args, folder: Path, command: str) -> None:
+    """``--run``: the run's network against the reference bots."""
     trained = json.loads((Path(args.run) / "run.json").read_text())["game"]
     if envs.resolve(args.game) != trained:
         raise SystemExit(f"{args.run} is a run of {trained}, not {args.game}")
     report = run_benchmark(args)
     report["command"] = command
-    folder.mkdir(parents=True, exist_ok=True)
-    stem = f"az_{envs.strip_version(report['game'])}"
-    if report["players"] != envs.game_class(report["game"]).info.default_players:
-        stem += f"_{report['players']}p"
-    (folder / f"{stem}.json").write_text(json.dumps(report, indent=2))
-    (folder / f"{stem}.md").write_text(markdown(report, command))
+    _write(folder, _stem("az_", report), report, markdown(report, command))
+
+
+def main(argv=None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    command = "python -m meeplezoo.benchmarks.az_results " + " ".join(words)
+    folder = Path(args.results)
+    if args.merge:
+        _merged(args, parser, folder)
+    elif args.ppo:
+        _ppo(args, folder, command)
+    elif not args.run:
+        parser.error("--run is needed (or --ppo)")
+    else:
+        _trained_run(args, folder, command)
     return 0
 
 

@@ -7,7 +7,9 @@ import os
 import sys
 from pathlib import Path
 
-from meeplezoo.cli import add_config_option
+import meeplezoo
+from meeplezoo.cli import add_config_option, user_input
+from meeplezoo.envs.core.errors import UsageError
 
 HELP = "time each game's step loop beside PettingZoo classic peers and an API floor"
 
@@ -74,12 +76,12 @@ def check_report_path(option: str, path: str | None) -> None:
         return
     target = Path(path)
     if target.is_dir():
-        raise ValueError(f"{option} {path}: is a folder, give a file name")
+        raise UsageError(f"{option} {path}: is a folder, give a file name")
     existing = next((p for p in target.parents if p.exists()), Path("."))
     if not existing.is_dir():
-        raise ValueError(f"{option} {path}: {existing} is a file, not a folder")
+        raise UsageError(f"{option} {path}: {existing} is a file, not a folder")
     if not os.access(existing, os.W_OK):
-        raise ValueError(f"{option} {path}: {existing} is not writable")
+        raise UsageError(f"{option} {path}: {existing} is not writable")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,7 +98,10 @@ def run(args: argparse.Namespace) -> int:
         from meeplezoo.benchmarks.profile_game import profile
         from meeplezoo.cli import parse_config
 
-        print(profile(args.profile, parse_config(args.config), seed=args.seed))
+        with user_input():
+            config = parse_config(args.config)
+            meeplezoo.make_game(args.profile, **config)  # a misspelt game or setting is the person's mistake
+        print(profile(args.profile, config, seed=args.seed))
         return 0
     check_report_path("--json", args.json)
     check_report_path("--markdown", args.markdown)
@@ -111,11 +116,12 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.repeats is not None:
         if args.repeats < 5:
-            raise ValueError("--repeats must be at least 5 (median and spread need them)")
+            raise UsageError("--repeats must be at least 5 (median and spread need them)")
         settings = dataclasses.replace(settings, repeats=args.repeats)
     if args.seconds is not None:
         settings = dataclasses.replace(settings, repeat_seconds=args.seconds)
-    subjects, skipped = select_subjects(args.games)
+    with user_input():
+        subjects, skipped = select_subjects(args.games)
     console = Console(stderr=True)
     for name, why in skipped.items():
         console.print(f"[yellow]skipping peer {name}: {escape(why)}[/]")

@@ -18,7 +18,8 @@ import json
 import sys
 
 from meeplezoo import envs
-from meeplezoo.benchmarks.search_speed import _decide, positions
+from meeplezoo.benchmarks.decisions import decide
+from meeplezoo.benchmarks.search_speed import positions
 
 GAMES = ["amethyst_amber_v0", "amoeba_v0", "gem_mountain_v0", "gold_rush_gangs_v0"]
 
@@ -29,7 +30,7 @@ def measure(name: str, players: int, sims: int, batch: int, count: int, seed: in
     game = envs.make_game(name, **({"num_players": players} if players != 2 else {}))
     states = positions(game, count, seed)
     baseline = name if players == 2 else f"{envs.strip_version(name)}_{players}p"
-    agent = AZAgent(seed=0, baseline=baseline, sims=sims, batch=batch)
+    agent = AZAgent(seed=0, baseline=baseline, sims=sims, search_batch=batch)
     evaluator = agent.evaluator(game)
     numpy_network = evaluator.numpy_network
     best = {"torch": float("inf"), "numpy": float("inf")}
@@ -37,7 +38,7 @@ def measure(name: str, players: int, sims: int, batch: int, count: int, seed: in
         for _ in range(rounds):
             for side in best:
                 evaluator.numpy_network = numpy_network if side == "numpy" else None
-                best[side] = min(best[side], 1000 * _decide(agent, states) / len(states))
+                best[side] = min(best[side], 1000 * decide(agent, states) / len(states))
     finally:
         evaluator.numpy_network = numpy_network
     return {

@@ -3,21 +3,30 @@
 ``names()`` lists the games, ``make(name, **config)`` builds a PettingZoo AEC
 env, ``make_vec(name, num_envs, **config)`` a batch of games on the compiled
 engine, ``make_game(name, **config)`` the rules-layer Game for search and tests.
-Every ``envs/<name>_v<k>.py`` module is a game entry and is found by itself.
-Nothing here imports PettingZoo, so the rules modules below stay pure;
-``import meeplezoo`` does the registration with PettingZoo.
+:data:`GAMES` below is the one list of games (as Pgx lists its env ids and
+OpenSpiel registers each game by name): a new game adds its line there, beside
+its entry module ``envs/<name>_v<k>.py``. Nothing here imports PettingZoo, so
+``make_game`` and the rules modules stay pure; ``import meeplezoo`` does the
+registration with PettingZoo.
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import re
-from pathlib import Path
 from typing import Any
 
-_HERE = Path(__file__).parent
-_ENTRY = re.compile(r"^([a-z][a-z0-9_]*_v\d+)\.py$")
-
+# Every game: its registry name (the entry module envs/<name>.py, which holds
+# the PettingZoo env) and its Game class, imported from the game's package
+# meeplezoo.envs.<name without version> (which also wires its observer).
+GAMES: dict[str, str] = {
+    "amethyst_amber_v0": "AmethystAmberGame",
+    "amoeba_v0": "AmoebaGame",
+    "gem_mountain_v0": "GemMountainGame",
+    "gold_rush_gangs_v0": "GoldRushGangsGame",
+    "princes_of_amber_v1": "AmberGame",
+}
 
 _VERSION_SUFFIX = re.compile(r"_v\d+$")
 
@@ -41,7 +50,7 @@ def strip_version(name: str) -> str:
 
 def names() -> list[str]:
     """Registered game names, e.g. ``["amethyst_amber_v0", "gem_mountain_v0"]``."""
-    return sorted(m.group(1) for p in _HERE.iterdir() if (m := _ENTRY.match(p.name)))
+    return sorted(GAMES)
 
 
 def _refuse_retired(name: str) -> None:
@@ -51,9 +60,7 @@ def _refuse_retired(name: str) -> None:
 
 
 def _module(name: str):
-    _refuse_retired(name)
-    if name not in names():
-        raise ValueError(f"unknown game {name!r}; known games: {', '.join(names())}")
+    """The entry module of a registered name (it imports PettingZoo)."""
     return importlib.import_module(f"{__name__}.{name}")
 
 
@@ -65,7 +72,10 @@ def resolve(name: str) -> str:
     matches = [n for n in names() if strip_version(n) == name]
     if len(matches) == 1:
         return matches[0]
-    raise ValueError(f"unknown game {name!r}; known games: {', '.join(names())}")
+    known = names() + [strip_version(n) for n in names()]
+    close = difflib.get_close_matches(str(name), known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ValueError(f"unknown game {name!r}{hint}; known games: {', '.join(names())}")
 
 
 def make(name: str, **config: Any):
@@ -91,7 +101,11 @@ def make_gym_vec(name: str, num_envs: int, seat: int = 0, **config: Any):
 
 
 def game_class(name: str):
-    return _module(resolve(name)).raw_env.game_cls
+    """The rules-layer Game class of ``name`` (with or without its version),
+    imported from the game's package alone: no PettingZoo, no Gymnasium."""
+    registered = resolve(name)
+    package = importlib.import_module(f"{__name__}.{strip_version(registered)}")
+    return getattr(package, GAMES[registered])
 
 
 def make_game(name: str, **config: Any):

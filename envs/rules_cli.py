@@ -11,6 +11,8 @@ from importlib.resources import files
 from pathlib import PurePosixPath
 
 from meeplezoo import envs
+from meeplezoo.cli import user_input
+from meeplezoo.envs.core.errors import UsageError
 
 HELP = "print a game's rules page (every interpretation included)"
 
@@ -24,11 +26,13 @@ def rules_page_text(game: str) -> str:
     suffix), read from the package data."""
     info = envs.game_class(game).info
     if not info.rules_page:
-        raise ValueError(f"{info.name} declares no rules page")
+        raise UsageError(f"{info.name} declares no rules page")
     page = files("meeplezoo.rules_pages") / PurePosixPath(info.rules_page).name
     return page.read_text(encoding="utf-8")
 
 
 def run(args) -> int:
-    print(rules_page_text(args.game), end="")
+    with user_input():
+        text = rules_page_text(args.game)
+    print(text, end="")
     return 0

@@ -23,13 +23,24 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 
 from meeplezoo.envs import game_class, make, make_game, make_gym_vec, make_vec, names, resolve
+from meeplezoo.envs.core.errors import UsageError
 
 try:
     __version__ = version("meeplezoo")
 except PackageNotFoundError:  # running from a checkout that was never installed
     __version__ = "0+unknown"
 
-__all__ = ["__version__", "game_class", "make", "make_game", "make_gym_vec", "make_vec", "names", "resolve"]
+__all__ = [
+    "UsageError",
+    "__version__",
+    "game_class",
+    "make",
+    "make_game",
+    "make_gym_vec",
+    "make_vec",
+    "names",
+    "resolve",
+]
 
 
 def _register_games() -> None:
@@ -48,7 +59,13 @@ def _register_games() -> None:
 
 
 class _RegisterOnPettingZooImport(importlib.abc.MetaPathFinder):
-    """Finds PettingZoo as usual and registers the games once it has loaded."""
+    """Finds PettingZoo as usual and registers the games once it has loaded.
+
+    Why a hook: PettingZoo 1.27's registry is a plain dict filled by
+    ``register`` calls and reads no entry points, so the games are known to
+    ``pettingzoo.make`` only if this package calls ``register`` after
+    PettingZoo is imported; calling it here would import PettingZoo (and
+    Gymnasium) with every ``import meeplezoo``, rules-only users included."""
 
     def find_spec(self, fullname, path, target=None):
         if fullname != "pettingzoo":

@@ -5,10 +5,14 @@ for ``train``, ``meeplezoo.benchmarks.cli`` for ``bench``...) and exposes ``HELP
 ``add_arguments(parser)`` and ``run(args) -> int``. Only the chosen one is
 imported, so ``meeplezoo list`` never pays for torch.
 
-Errors are handled here, once for every subcommand: a mistake (a bad
-argument, an unknown game, a missing or malformed file, an optional extra
-that is not installed) is one line on stderr and exit status 2, never a
-traceback.
+Errors are handled here, once for every subcommand: a person's mistake (a
+bad argument, or a :class:`~meeplezoo.envs.core.errors.UsageError`: an
+unknown game, a bad setting, a missing or malformed file; or an optional
+extra that is not installed) is one line on stderr and exit status 2. A
+subcommand raises UsageError itself, or reads a person's input inside
+:func:`user_input`, which turns the ValueError or OSError of that input into
+one. Anything else is a bug of the package: its traceback is kept, with a
+line that gives the command to report, and exit status 1.
 """
 
 from __future__ import annotations
@@ -16,8 +20,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import shlex
 import signal
 import sys
+import traceback
+
+from meeplezoo.envs.core.errors import UsageError
 
 SUBCOMMANDS: dict[str, str] = {
     "list": "meeplezoo.envs.list_cli",
@@ -32,6 +40,7 @@ SUBCOMMANDS: dict[str, str] = {
 }
 
 USAGE_ERROR = 2
+INTERNAL_ERROR = 1
 
 # The optional extra that brings each top-level module a command may miss.
 EXTRA_OF_MODULE: dict[str, str] = {
@@ -44,9 +53,8 @@ EXTRA_OF_MODULE: dict[str, str] = {
 
 CONFIG_OPTION = "--config"
 
-# What a person's mistake raises (a bad value, a file, a missing module); anything else is a bug
-# and keeps its traceback.
-MISTAKES = (ValueError, OSError, KeyError, ImportError)
+# The same, for ``python -m meeplezoo.training.benchmark``, which has its own main.
+MISTAKES = (ValueError, OSError, ImportError)
 
 
 class Terminated(KeyboardInterrupt):
@@ -178,8 +186,6 @@ def describe_error(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.filename is not None:
         target = f"{exc.filename} -> {exc.filename2}" if exc.filename2 is not None else f"{exc.filename}"
         return f"{target}: {exc.strerror or exc}"
-    if isinstance(exc, KeyError):
-        return f"missing entry {exc}"
     return str(exc) or type(exc).__name__
 
 
@@ -187,6 +193,38 @@ def fail(command: str, exc: BaseException) -> int:
     """Report ``exc`` as the one error line of ``command``; returns the exit status."""
     print(f"{command}: {one_line(describe_error(exc))}", file=sys.stderr)
     return USAGE_ERROR
+
+
+def missing_extra(exc: BaseException) -> bool:
+    """Whether ``exc`` is a module of an optional extra that is not installed
+    (the person's setup, not a bug: the line names what to install)."""
+    return isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] in EXTRA_OF_MODULE
+
+
+def report_bug(argv: list[str]) -> int:
+    """Print the traceback of the exception being handled, then the line a
+    bug report needs; returns the exit status."""
+    traceback.print_exc()
+    print(
+        f"meeplezoo {argv[0]}: internal error (a bug in meeplezoo, not in your input); "
+        f"please report it with the traceback above and the command: meeplezoo {shlex.join(argv)}",
+        file=sys.stderr,
+    )
+    return INTERNAL_ERROR
+
+
+@contextlib.contextmanager
+def user_input():
+    """Inside, a ValueError or OSError is a mistake in what the person gave
+    (a name, a setting, a file) and leaves as a one-line UsageError. Wrap
+    only the code that reads their input, so a bug elsewhere keeps its
+    traceback."""
+    try:
+        yield
+    except UsageError:
+        raise
+    except (ValueError, OSError) as exc:
+        raise UsageError(one_line(describe_error(exc))) from exc
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -202,14 +240,20 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return USAGE_ERROR
-    command = f"meeplezoo {name}"
     module = importlib.import_module(SUBCOMMANDS[name])
-    parser = CommandParser(prog=command, description=getattr(module, "HELP", None))
+    parser = CommandParser(prog=f"meeplezoo {name}", description=getattr(module, "HELP", None))
     module.add_arguments(parser)
     try:
         args = parser.parse_args(argv[1:])
     except SystemExit as exc:  # --help (0) or a usage error, already printed on one line
         return int(exc.code or 0)
+    return _run(module, args, argv)
+
+
+def _run(module, args: argparse.Namespace, argv: list[str]) -> int:
+    """Run a parsed subcommand; a person's mistake is one line (exit 2), a bug
+    its traceback and the command to report (exit 1)."""
+    command = f"meeplezoo {argv[0]}"
     try:
         with sigterm_as_interrupt():
             return int(module.run(args) or 0)
@@ -217,8 +261,12 @@ def main(argv: list[str] | None = None) -> int:
         return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         return 130
-    except MISTAKES as exc:
+    except UsageError as exc:
         return fail(command, exc)
+    except Exception as exc:
+        if missing_extra(exc):
+            return fail(command, exc)
+        return report_bug(argv)
 
 
 def parse_config(pairs: list[str] | None) -> dict:
@@ -229,7 +277,7 @@ def parse_config(pairs: list[str] | None) -> dict:
     config = {}
     for pair in pairs or []:
         if "=" not in pair:
-            raise ValueError(f"config entries look like key=value, got {pair!r}")
+            raise UsageError(f"config entries look like key=value, got {pair!r}")
         key, value = pair.split("=", 1)
         try:
             config[key.strip()] = json.loads(value)

@@ -19,7 +19,11 @@ def _is_xdist_controller(config: pytest.Config) -> bool:
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
     config = session.config
-    if os.environ.get("MEEPLEZOO_WARM") == "0" or config.option.collectonly or not _is_xdist_controller(config):
+    if (
+        os.environ.get("MEEPLEZOO_WARM") == "0"
+        or config.option.collectonly
+        or not _is_xdist_controller(config)
+    ):
         return
     from meeplezoo.envs.core.compiled.warm import warm
 

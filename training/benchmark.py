@@ -77,6 +77,7 @@ def run(args: argparse.Namespace) -> dict:
         seed=args.seed,
         progress=False,
         final_eval=False,
+        overwrite=True,  # a benchmark's folder is scratch: an earlier run's best model must not count
     )
     train_wall, train_cpu = time.perf_counter() - wall0, cpu_seconds() - cpu0
     rules = envs.make_game(name, **summary["run"]["game_config"])

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from meeplezoo.cli import add_config_option
+from meeplezoo.cli import add_config_option, user_input
+from meeplezoo.envs.core.errors import UsageError
 
 HELP = (
     "train an agent by self-play (MaskablePPO, RLlib PPO on Ray, or AlphaZero-style expert iteration), "
@@ -23,14 +24,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser, "game settings and training settings (see training/configs), e.g. ent_coef=0.02"
     )
     parser.add_argument("--out", help="run folder (default runs/<game>; with --resume, that run's folder)")
-    parser.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its newest checkpoint")
+    parser.add_argument(
+        "--resume",
+        metavar="DIR",
+        help="continue the run in DIR from its newest checkpoint (it keeps its game and seed)",
+    )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="start afresh in an --out folder that holds a run, removing what that run wrote",
+    )
     parser.add_argument("--eval-every", type=int, help="evaluate every N learner steps (az: self-play games)")
     parser.add_argument(
         "--eval-games",
         type=int,
         help="games against random per evaluation (az: against mcts:sims=200 and the previous best)",
     )
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, help="the run's seed (default 0; a resumed run keeps its own)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument(
         "--algo",
@@ -60,38 +70,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """A mistake in what the command was given (checked before anything is
+    written) is one line; an error once training runs is a bug, with its traceback."""
     from rich.console import Console
 
-    from meeplezoo.cli import parse_config
-    from meeplezoo.training.train import train
-
     if args.envs < 1:
-        raise ValueError("--envs must be at least 1")
+        raise UsageError("--envs must be at least 1")
     if args.timesteps < 1:
-        raise ValueError("--timesteps must be at least 1")
+        raise UsageError("--timesteps must be at least 1")
     console = Console()
     if not console.is_terminal:  # piped or logged: don't squeeze the tables to 80 columns
         console = Console(width=150)
     if args.algo == "az":
         return run_az(args, console)
     if args.backend in ("local", "ray"):
-        raise ValueError(f"--backend {args.backend} is for --algo az; PPO runs on sb3 or rllib")
+        raise UsageError(f"--backend {args.backend} is for --algo az; PPO runs on sb3 or rllib")
     if args.backend == "rllib":
         return run_rllib(args, console)
-    summary = train(
-        game=args.game,
-        players=args.players,
-        timesteps=args.timesteps,
-        n_envs=args.envs,
-        config=parse_config(args.config),
-        out=args.out,
-        resume=args.resume,
-        eval_every=args.eval_every,
-        eval_games=args.eval_games,
-        seed=args.seed,
-        progress=not args.no_progress,
-        console=console,
-    )
+    return run_ppo(args, console)
+
+
+def run_ppo(args: argparse.Namespace, console) -> int:
+    """MaskablePPO self-play, then the closing head-to-head table."""
+    from meeplezoo.cli import parse_config
+    from meeplezoo.training.train import ppo_run
+
+    with user_input():
+        run = ppo_run(
+            game=args.game,
+            players=args.players,
+            n_envs=args.envs,
+            config=parse_config(args.config),
+            out=args.out,
+            resume=args.resume,
+            eval_every=args.eval_every,
+            eval_games=args.eval_games,
+            seed=args.seed,
+            overwrite=args.overwrite,
+        )
+        run.open_folder()
+    summary = run.execute(args.timesteps, progress=not args.no_progress, console=console)
     s = summary["stats"]
     console.print(
         f"trained {s['timesteps_this_run']} steps (total {s['timesteps_total']}) in {s['learn_seconds']:.0f}s "
@@ -105,28 +123,31 @@ def run(args: argparse.Namespace) -> int:
 def run_rllib(args: argparse.Namespace, console) -> int:
     """The same command on Ray RLlib: train, checkpoint, then the closing
     head-to-head table of the trained module against random and MCTS."""
+    from pathlib import Path
+
     from meeplezoo.cli import parse_config
-    from meeplezoo.training.rllib import RLlibSettings, evaluate_rllib, train_rllib
+    from meeplezoo.training.rllib import (
+        RLlibSettings,
+        evaluate_rllib,
+        prepare_new_run,
+        resumed_settings,
+        train_rllib,
+    )
 
     if args.num_env_runners < 0:
-        raise ValueError("--num-env-runners must be at least 0")
-    out = args.resume or args.out
-    if args.resume:
-        from pathlib import Path
-
-        from meeplezoo.training.train import load_run_file
-
-        saved = load_run_file(Path(args.resume) / "rllib_run.json", ("settings",))["settings"]
-        settings = RLlibSettings(
-            **{**saved, "hidden": tuple(saved["hidden"]), "num_env_runners": args.num_env_runners}
-        )
-    else:
-        if not args.game:
-            raise ValueError("name a game (or --resume a run folder)")
-        settings = RLlibSettings.from_overrides(
-            args.game, args.players, parse_config(args.config), args.seed, args.num_env_runners
-        )
-        out = out or f"runs/{settings.game}_rllib"
+        raise UsageError("--num-env-runners must be at least 0")
+    with user_input():
+        if args.resume:
+            out = args.resume  # the run's own folder: its checkpoint goes on there
+            settings = resumed_settings(args.resume, args.num_env_runners, args.seed)
+        else:
+            if not args.game:
+                raise UsageError("name a game (or --resume a run folder)")
+            settings = RLlibSettings.from_overrides(
+                args.game, args.players, parse_config(args.config), args.seed, args.num_env_runners
+            )
+            out = args.out or f"runs/{settings.game}_rllib"
+            prepare_new_run(Path(out), args.overwrite)
     summary = train_rllib(
         settings,
         args.timesteps,
@@ -136,7 +157,7 @@ def run_rllib(args: argparse.Namespace, console) -> int:
         progress=not args.no_progress,
         log=console.print,
     )
-    result = evaluate_rllib(out, settings, games=args.eval_games or 40, seed=args.seed)
+    result = evaluate_rllib(out, settings, games=args.eval_games or 40, seed=settings.seed)
     result.print(console)
     console.print(f"rllib: {summary['env_steps']} env steps in total; run folder {out}")
     return 0
@@ -146,32 +167,23 @@ def run_az(args: argparse.Namespace, console) -> int:
     """Expert iteration: self-play with the search, learner, checkpoints and
     evaluation against MCTS (``meeplezoo.training.az``)."""
     from meeplezoo.cli import parse_config
-    from meeplezoo.training.az.train import train_az
+    from meeplezoo.training.az.train import az_run
 
     backend = args.backend or "local"
     if backend not in ("local", "ray"):
-        raise ValueError(f"--algo az runs self-play on --backend local or ray, not {backend}")
+        raise UsageError(f"--algo az runs self-play on --backend local or ray, not {backend}")
     if args.games < 1:
-        raise ValueError("--games must be at least 1")
+        raise UsageError("--games must be at least 1")
     if args.workers < 0:
-        raise ValueError("--workers must be at least 0")
-    config = parse_config(args.config)
-    if args.eval_games is not None:
-        config["eval_games"] = args.eval_games
-    if args.eval_every is not None:
-        config["eval_every"] = args.eval_every
-    train_az(
-        game=args.game,
-        players=args.players,
-        games=args.games,
-        config=config,
-        out=args.out,
-        resume=args.resume,
-        workers=args.workers,
-        backend=backend,
-        address=args.address,
-        seed=args.seed,
-        progress=not args.no_progress,
-        log=console.print,
-    )
+        raise UsageError("--workers must be at least 0")
+    with user_input():
+        config = parse_config(args.config)
+        if args.eval_games is not None:
+            config["eval_games"] = args.eval_games
+        if args.eval_every is not None:
+            config["eval_every"] = args.eval_every
+        run = az_run(args.game, args.players, config, args.out, args.resume, args.seed, args.overwrite)
+        run.open_folder()
+    log = console.print
+    run.execute(args.games, args.workers, backend, args.address, not args.no_progress, log)
     return 0

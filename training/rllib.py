@@ -29,6 +29,18 @@ from typing import Any
 
 from meeplezoo import envs
 from meeplezoo.agents.arena_ray import connect
+from meeplezoo.training.runs import (
+    DEFAULT_SEED,
+    check_run_folder,
+    clear_run_folder,
+    load_run_file,
+    resumed_seed,
+    split_config,
+)
+
+RLLIB_RUN_FILE = "rllib_run.json"
+# what an RLlib run writes in its folder: --overwrite removes these first
+RUN_ENTRIES = (RLLIB_RUN_FILE, "checkpoint", "arena")
 
 
 @dataclass
@@ -67,20 +79,43 @@ class RLlibSettings:
 
     @classmethod
     def from_overrides(
-        cls, game: str, players: int | None, overrides: dict[str, Any], seed: int, num_env_runners: int
+        cls,
+        game: str,
+        players: int | None,
+        overrides: dict[str, Any],
+        seed: int | None,
+        num_env_runners: int,
     ) -> RLlibSettings:
-        """Split ``--config`` pairs into trainer settings and game config."""
+        """Split ``--config`` pairs into trainer settings and game config
+        (:func:`meeplezoo.training.runs.split_config`: a key that is neither
+        is refused, naming both lists)."""
         known = set(cls.__dataclass_fields__) - {"game", "players", "game_config", "seed", "num_env_runners"}
-        trainer = {k: v for k, v in overrides.items() if k in known}
-        game_config = {k: v for k, v in overrides.items() if k not in known}
+        game_config, trainer = split_config(game, overrides, dict.fromkeys(known), "trainer setting (RLlib)")
         return cls(
             game=game,
             players=players,
             game_config=game_config,
-            seed=seed,
+            seed=DEFAULT_SEED if seed is None else seed,
             num_env_runners=num_env_runners,
             **trainer,
         )
+
+
+def resumed_settings(run_dir: str | Path, num_env_runners: int, seed: int | None = None) -> RLlibSettings:
+    """The settings a run folder was trained with (the resume rule of
+    :mod:`meeplezoo.training.runs`: its game and seed stay; only the number
+    of env runners may change)."""
+    saved = load_run_file(Path(run_dir) / RLLIB_RUN_FILE, ("settings",))["settings"]
+    resumed_seed(saved.get("seed", DEFAULT_SEED), seed, run_dir)
+    return RLlibSettings(**{**saved, "hidden": tuple(saved["hidden"]), "num_env_runners": num_env_runners})
+
+
+def prepare_new_run(out: Path, overwrite: bool = False) -> None:
+    """Refuse a folder that holds another RLlib run unless ``overwrite``
+    (then remove what that run wrote)."""
+    check_run_folder(out, RLLIB_RUN_FILE, overwrite)
+    if overwrite:
+        clear_run_folder(out, RUN_ENTRIES)
 
 
 def trained_modules(settings: RLlibSettings) -> list[str]:
@@ -198,48 +233,14 @@ def train_rllib(
 ) -> dict[str, Any]:
     """Train until ``timesteps`` env steps have been sampled in total;
     checkpoint to ``out/checkpoint``. Returns a summary dict."""
-    from ray.rllib.algorithms.algorithm import Algorithm
-    from tqdm import tqdm
-
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     connect(address, num_cpus=max(2, settings.num_env_runners + 1) if not address else None)
     checkpoint = out / "checkpoint"
-    if resume and checkpoint.exists():
-        algo = Algorithm.from_checkpoint(str(checkpoint.resolve()))
-        state = json.loads((out / "rllib_run.json").read_text())
-        iterations, done_steps = state["iterations"], state["env_steps"]
-    else:
-        algo = build_config(settings).build_algo()
-        iterations, done_steps = 0, 0
-        if settings.policy_mode == "shared":
-            for k in range(settings.snapshots):
-                refresh_snapshot(algo, settings, k)
-    start_steps, t0 = done_steps, time.perf_counter()
-    bar = tqdm(
-        total=max(timesteps, done_steps),
-        initial=done_steps,
-        disable=not progress,
-        unit="step",
-        desc=f"rllib {settings.game}",
-    )
-    result: dict = {}
-    while done_steps < timesteps:
-        result = algo.train()
-        iterations += 1
-        steps = env_steps(result)
-        if steps > bar.total:  # an iteration samples whole batches: end the bar at the real count
-            bar.total = steps
-        bar.update(max(0, steps - done_steps))
-        done_steps = max(done_steps, steps)
-        if (
-            settings.policy_mode == "shared"
-            and settings.snapshots
-            and iterations % settings.snapshot_every == 0
-        ):
-            refresh_snapshot(algo, settings, iterations // settings.snapshot_every)
-    bar.close()
-    seconds = time.perf_counter() - t0
+    algo, iterations, done_steps = _start_algorithm(settings, out, resume and checkpoint.exists())
+    start_steps, started = done_steps, time.perf_counter()
+    iterations, done_steps = _train_until(algo, settings, timesteps, iterations, done_steps, progress)
+    seconds = time.perf_counter() - started
     algo.save_to_path(str(checkpoint.resolve()))
     summary = {
         "backend": "rllib",
@@ -252,13 +253,60 @@ def train_rllib(
         "checkpoint": str(checkpoint),
         "trained_modules": trained_modules(settings),
     }
-    (out / "rllib_run.json").write_text(json.dumps(summary, indent=1))
+    (out / RLLIB_RUN_FILE).write_text(json.dumps(summary, indent=1))
     algo.stop()
     log(
         f"rllib: {summary['env_steps_this_run']} env steps in {seconds:.0f}s "
         f"({summary['env_steps_per_second']:.0f} steps/s); checkpoint {checkpoint}"
     )
     return summary
+
+
+def _start_algorithm(settings: RLlibSettings, out: Path, from_checkpoint: bool):
+    """(algorithm, iterations, env steps so far): restored from the run's
+    checkpoint, or built fresh with every snapshot a copy of ``main``."""
+    from ray.rllib.algorithms.algorithm import Algorithm
+
+    if from_checkpoint:
+        algo = Algorithm.from_checkpoint(str((out / "checkpoint").resolve()))
+        state = json.loads((out / RLLIB_RUN_FILE).read_text())
+        return algo, state["iterations"], state["env_steps"]
+    algo = build_config(settings).build_algo()
+    if settings.policy_mode == "shared":
+        for k in range(settings.snapshots):
+            refresh_snapshot(algo, settings, k)
+    return algo, 0, 0
+
+
+def _train_until(
+    algo, settings: RLlibSettings, timesteps: int, iterations: int, done_steps: int, progress: bool
+):
+    """Training iterations until ``timesteps`` env steps in all, refreshing a
+    snapshot every ``snapshot_every``; returns (iterations, env steps)."""
+    from tqdm import tqdm
+
+    bar = tqdm(
+        total=max(timesteps, done_steps),
+        initial=done_steps,
+        disable=not progress,
+        unit="step",
+        desc=f"rllib {settings.game}",
+    )
+    while done_steps < timesteps:
+        steps = env_steps(algo.train())
+        iterations += 1
+        if steps > bar.total:  # an iteration samples whole batches: end the bar at the real count
+            bar.total = steps
+        bar.update(max(0, steps - done_steps))
+        done_steps = max(done_steps, steps)
+        if (
+            settings.policy_mode == "shared"
+            and settings.snapshots
+            and iterations % settings.snapshot_every == 0
+        ):
+            refresh_snapshot(algo, settings, iterations // settings.snapshot_every)
+    bar.close()
+    return iterations, done_steps
 
 
 def evaluate_rllib(

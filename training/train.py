@@ -11,7 +11,8 @@ A run lives in one folder::
     final_eval.json, training_stats.json
 
 ``resume`` reloads the newest checkpoint and the league of a run folder and
-continues the step count (``timesteps`` more steps).
+continues the step count (``timesteps`` more steps), by the resume rule of
+:mod:`meeplezoo.training.runs` (the run keeps its game and seed).
 """
 
 from __future__ import annotations
@@ -27,29 +28,34 @@ from meeplezoo import envs
 from meeplezoo.envs.core.state import Game
 from meeplezoo.training import configs
 from meeplezoo.training.league import League, PolicyOpponent, load_policy
+from meeplezoo.training.runs import RunPlan, RunRequest, open_run_folder, plan_run
+from meeplezoo.training.runs import split_config as split_run_config
 from meeplezoo.training.selfplay import SelfPlayEnv, make_game
 
-RUN_FILE = "run.json"
 _CHECKPOINT = re.compile(r"^model_(\d+)_steps\.zip$")
 _SNAPSHOT = re.compile(r"^snapshot_(\d+)_steps\.pt$")
+# what a PPO run writes in its folder: --overwrite removes these first
+RUN_ENTRIES = (
+    "checkpoints",
+    "league",
+    "tb",
+    "arena",
+    "best_model.zip",
+    "best.json",
+    "evaluations.jsonl",
+    "final_eval.json",
+    "training_stats.json",
+)
+# the periodic evaluations' games and the closing tournament's are seeded
+# from the run's seed, apart from each other and from the self-play envs'
+EVALUATION_SEED_OFFSET = 1000
+FINAL_EVALUATION_SEED_OFFSET = 2000
 
 
 def split_config(game: str | Game, pairs: dict[str, Any]) -> tuple[dict, dict]:
     """Split ``--config`` pairs into the game's config keys and training
     settings (keys of :data:`meeplezoo.training.configs.DEFAULTS`)."""
-    game_keys = set(game.defaults if isinstance(game, Game) else envs.game_class(game).defaults)
-    game_config, overrides = {}, {}
-    for key, value in pairs.items():
-        if key in game_keys:
-            game_config[key] = value
-        elif key in configs.DEFAULTS:
-            overrides[key] = value
-        else:
-            raise ValueError(
-                f"unknown config key {key!r}: not a game setting ({', '.join(sorted(game_keys))}) "
-                f"nor a training setting ({', '.join(sorted(configs.DEFAULTS))})"
-            )
-    return game_config, overrides
+    return split_run_config(game, pairs, configs.DEFAULTS, "training setting")
 
 
 def _numbered(folder: Path, pattern: re.Pattern) -> list[tuple[int, Path]]:
@@ -57,21 +63,6 @@ def _numbered(folder: Path, pattern: re.Pattern) -> list[tuple[int, Path]]:
         return []
     found = [(int(m.group(1)), p) for p in folder.iterdir() if (m := pattern.match(p.name))]
     return sorted(found)
-
-
-def load_run_file(path: str | Path, required: tuple[str, ...] = ()) -> dict:
-    """A run folder's JSON record; a damaged one is a ValueError naming the
-    file (a missing one, the OSError), so ``--resume`` of a wrong folder says
-    which file is wrong."""
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path} is not a run record: {exc}") from None
-    missing = [key for key in required if not isinstance(data, dict) or key not in data]
-    if missing:
-        raise ValueError(f"{path} is not a run record (missing {', '.join(missing)})")
-    return data
 
 
 def latest_checkpoint(run_dir: str | Path) -> Path:
@@ -115,10 +106,6 @@ def make_vec_env(game, game_config: dict, params: dict, n_envs: int, seed: int):
     return VecMonitor(venv)
 
 
-def _describe_game(game) -> str:
-    return game.info.name if isinstance(game, Game) else envs.resolve(game)
-
-
 def train(
     game: str | Game | None = None,
     players: int | None = None,
@@ -129,52 +116,40 @@ def train(
     resume: str | Path | None = None,
     eval_every: int | None = None,
     eval_games: int | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     progress: bool = True,
     final_eval: bool = True,
     console=None,
+    overwrite: bool = False,
 ) -> dict:
     """Train (or resume) a self-play run; returns its summary dict.
 
     ``game`` is a registry name or a rules ``Game`` (then ``players`` and the
     game part of ``config`` must be set on the Game itself). ``config`` mixes
     game settings and training settings (:mod:`meeplezoo.training.configs`).
+    Resuming follows :mod:`meeplezoo.training.runs`' rule (the run keeps its
+    game and seed); ``overwrite`` replaces a run already in ``out``.
     """
-    import torch
-    from rich.console import Console
-    from sb3_contrib import MaskablePPO
+    run = ppo_run(game, players, n_envs, config, out, resume, eval_every, eval_games, seed, overwrite)
+    return run.execute(int(timesteps), progress, final_eval, console)
 
-    from meeplezoo.training.callbacks import (
-        ArenaEvalCallback,
-        LeagueCallback,
-        ProgressCallback,
-        RunCheckpointCallback,
-        planned_steps,
-    )
 
-    if resume is not None:
-        run_dir = Path(resume)
-        saved = load_run_file(run_dir / RUN_FILE, ("game", "game_config", "overrides", "seed"))
-        if game is None:
-            game = saved["game"]
-        elif _describe_game(game) != saved["game"]:
-            raise ValueError(f"{resume} is a run of {saved['game']}, not {_describe_game(game)}")
-        game_config = dict(saved["game_config"])
-        overrides = {**saved["overrides"], **split_config(game, config or {})[1]}
-        seed = saved["seed"] if seed == 0 else seed
-        out = Path(out) if out is not None else run_dir
-    else:
-        if game is None:
-            raise ValueError("name a game to train (or --resume a run)")
-        game_config, overrides = split_config(game, config or {})
-        if players is not None:
-            if isinstance(game, Game):
-                raise ValueError("set the player count on the Game itself")
-            game_config["num_players"] = players
-        out = Path(out) if out is not None else Path("runs") / envs.strip_version(_describe_game(game))
-    if isinstance(game, str):
-        game = envs.resolve(game)
-    rules = make_game(game, None if isinstance(game, Game) else game_config)
+def ppo_run(
+    game: str | Game | None = None,
+    players: int | None = None,
+    n_envs: int = 1,
+    config: dict[str, Any] | None = None,
+    out: str | Path | None = None,
+    resume: str | Path | None = None,
+    eval_every: int | None = None,
+    eval_games: int | None = None,
+    seed: int | None = None,
+    overwrite: bool = False,
+) -> PPORun:
+    """The run :func:`train` makes, with everything it was given checked (the
+    game, the settings, the folder, the seed, the checkpoint to resume) and
+    nothing written yet: a mistake in any of them stops here."""
+    request = RunRequest("ppo", game, players, config, out, resume, seed, overwrite)
     # the command line's --eval-every/--eval-games are checked like --config's,
     # but stay out of the saved overrides: a resumed run takes its own
     arguments = {
@@ -182,100 +157,170 @@ def train(
         for key, value in (("eval_every", eval_every), ("eval_games", eval_games))
         if value is not None
     }
-    params = configs.hyperparams(_describe_game(game), {**overrides, **arguments})
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"run folder {str(out)!r} is an existing file, not a folder")
-    out.mkdir(parents=True, exist_ok=True)
-    run_info = {
-        "game": _describe_game(game),
-        "num_players": rules.num_players,
-        "game_config": game_config,
-        "overrides": overrides,
-        "seed": seed,
-        "n_envs": n_envs,
-    }
-    (out / RUN_FILE).write_text(json.dumps(run_info, indent=2))
+    return PPORun(plan_run(request, configs.DEFAULTS, "training setting"), arguments, n_envs)
 
-    torch.set_num_threads(int(params["torch_threads"]))
-    venv = make_vec_env(game, game_config, params, n_envs, seed)
-    league_dir = out / "league"
-    if resume is not None:
-        model = MaskablePPO.load(
-            str(latest_checkpoint(resume)), env=venv, device="cpu", tensorboard_log=str(out / "tb")
-        )
-        for _, path in _numbered(Path(resume) / "league", _SNAPSHOT)[-int(params["league_window"]) :]:
-            venv.env_method("add_snapshot", str(path))
-    else:
-        model = MaskablePPO(
-            env=venv,
-            seed=seed,
+
+class PPORun:
+    """One MaskablePPO self-play run: the steps :func:`train` takes, in order."""
+
+    def __init__(self, plan: RunPlan, arguments: dict[str, Any], n_envs: int) -> None:
+        self.plan, self.out, self.seed, self.n_envs = plan, plan.out, plan.seed, n_envs
+        self.game = envs.resolve(plan.game) if isinstance(plan.game, str) else plan.game
+        self.rules = make_game(self.game, None if isinstance(self.game, Game) else plan.game_config)
+        self.params = configs.hyperparams(plan.name, {**plan.overrides, **arguments})
+        self.run_info = {
+            "algo": "ppo",
+            "game": plan.name,
+            "num_players": self.rules.num_players,
+            "game_config": plan.game_config,
+            "overrides": plan.overrides,
+            "seed": self.seed,
+            "n_envs": n_envs,
+        }
+        self.checkpoint = latest_checkpoint(plan.resume_from) if plan.resumed else None
+        self.folder_open = False
+
+    def execute(self, timesteps: int, progress: bool = True, final_eval: bool = True, console=None) -> dict:
+        """Train ``timesteps`` steps, save, then the closing tournament; the run's summary."""
+        from rich.console import Console
+
+        console = console or Console()
+        self.start()
+        self.learn(timesteps, progress, console)
+        summary = self.save_final()
+        if final_eval:
+            summary["final_eval"] = final_evaluation(
+                self.rules, self.out, self.final_path, self.params, self.seed, console, progress
+            )
+        return summary
+
+    def open_folder(self) -> None:
+        """Create the run folder and write its record (once): the first thing
+        :meth:`execute` writes, and the last step a person's mistake can stop."""
+        if not self.folder_open:
+            open_run_folder(self.plan, self.run_info, RUN_ENTRIES)
+            self.folder_open = True
+
+    def start(self) -> None:
+        """Write the run record, then build the envs and the model (reloaded on resume)."""
+        import torch
+
+        self.open_folder()
+        torch.set_num_threads(int(self.params["torch_threads"]))
+        self.venv = make_vec_env(self.game, self.plan.game_config, self.params, self.n_envs, self.seed)
+        self.model = self._resumed_model() if self.plan.resumed else self._new_model()
+
+    def _new_model(self):
+        from sb3_contrib import MaskablePPO
+
+        return MaskablePPO(
+            env=self.venv,
+            seed=self.seed,
             device="cpu",
             verbose=0,
-            tensorboard_log=str(out / "tb"),
-            **configs.ppo_kwargs(params, rules),
+            tensorboard_log=str(self.out / "tb"),
+            **configs.ppo_kwargs(self.params, self.rules),
         )
-    console = console or Console()
-    start_steps = int(model.num_timesteps)
-    planned = planned_steps(int(timesteps), int(model.n_steps), n_envs)
-    if planned != int(timesteps):
-        console.print(
-            f"{int(timesteps):,} steps asked: PPO learns in whole rollouts of "
-            f"{model.n_steps * n_envs:,} steps, so this run makes {planned:,}",
-            soft_wrap=True,
+
+    def _resumed_model(self):
+        """The newest checkpoint, and the league's last snapshots back in every env."""
+        from sb3_contrib import MaskablePPO
+
+        run_dir = Path(self.plan.resume_from)
+        model = MaskablePPO.load(
+            str(self.checkpoint), env=self.venv, device="cpu", tensorboard_log=str(self.out / "tb")
         )
-    bar = ProgressCallback(planned, console) if progress else None
-    opponents = [
-        ("random", int(params["eval_games"])),
-        (params["eval_mcts_spec"], int(params["eval_mcts_games"])),
-    ]
-    evaluator = ArenaEvalCallback(
-        rules,
-        out,
-        int(params["eval_every"]),
-        opponents,
-        seed=seed + 1000,
-        deterministic=bool(params["eval_deterministic"]),
-        on_status=bar.status if bar else None,
-    )
-    callbacks = [
-        LeagueCallback(league_dir, int(params["snapshot_every"])),
-        RunCheckpointCallback(out / "checkpoints", int(params["checkpoint_every"])),
-        evaluator,
-        *([bar] if bar else []),
-    ]
-    env_before = venv.env_method("timing")
-    t0 = time.perf_counter()
-    model.learn(
-        total_timesteps=int(timesteps),
-        callback=callbacks,
-        reset_num_timesteps=resume is None,
-        tb_log_name="selfplay",
-    )
-    wall = time.perf_counter() - t0
-    env_after = venv.env_method("timing")
-    steps = int(model.num_timesteps) - start_steps
-    env_seconds = sum(a[0] - b[0] for a, b in zip(env_after, env_before)) / len(env_after)
-    (out / "checkpoints").mkdir(exist_ok=True)
-    final_path = out / "checkpoints" / f"model_{model.num_timesteps}_steps.zip"
-    model.save(str(final_path))
-    venv.close()
-    train_wall = wall - evaluator.seconds
-    stats = {
-        "timesteps_total": int(model.num_timesteps),
-        "timesteps_this_run": steps,
-        "learn_seconds": wall,
-        "eval_seconds": evaluator.seconds,
-        # throughput and env share leave the periodic evaluation out
-        "steps_per_second": steps / train_wall if train_wall > 0 else 0.0,
-        "env_share": env_seconds / train_wall if train_wall > 0 else 0.0,
-        "n_envs": n_envs,
-        "torch_threads": torch.get_num_threads(),
-    }
-    (out / "training_stats.json").write_text(json.dumps(stats, indent=2))
-    summary = {"out": str(out), "final_model": str(final_path), "stats": stats, "run": run_info}
-    if final_eval:
-        summary["final_eval"] = final_evaluation(rules, out, final_path, params, seed, console, progress)
-    return summary
+        window = int(self.params["league_window"])
+        for _, path in _numbered(run_dir / "league", _SNAPSHOT)[-window:]:
+            self.venv.env_method("add_snapshot", str(path))
+        return model
+
+    def learn(self, timesteps: int, progress: bool, console) -> None:
+        """``model.learn`` with the league, checkpoint, evaluation and progress callbacks."""
+        from meeplezoo.training.callbacks import planned_steps
+
+        model = self.model
+        self.start_steps = int(model.num_timesteps)
+        planned = planned_steps(timesteps, int(model.n_steps), self.n_envs)
+        if planned != timesteps:
+            console.print(
+                f"{timesteps:,} steps asked: PPO learns in whole rollouts of "
+                f"{model.n_steps * self.n_envs:,} steps, so this run makes {planned:,}",
+                soft_wrap=True,
+            )
+        callbacks = self._callbacks(planned, progress, console)
+        env_before = self.venv.env_method("timing")
+        started = time.perf_counter()
+        model.learn(
+            total_timesteps=timesteps,
+            callback=callbacks,
+            reset_num_timesteps=not self.plan.resumed,
+            tb_log_name="selfplay",
+        )
+        self.wall = time.perf_counter() - started
+        env_after = self.venv.env_method("timing")
+        self.env_seconds = sum(a[0] - b[0] for a, b in zip(env_after, env_before)) / len(env_after)
+
+    def _callbacks(self, planned: int, progress: bool, console) -> list:
+        from meeplezoo.training.callbacks import (
+            ArenaEvalCallback,
+            LeagueCallback,
+            ProgressCallback,
+            RunCheckpointCallback,
+        )
+
+        params = self.params
+        bar = ProgressCallback(planned, console) if progress else None
+        opponents = [
+            ("random", int(params["eval_games"])),
+            (params["eval_mcts_spec"], int(params["eval_mcts_games"])),
+        ]
+        self.evaluator = ArenaEvalCallback(
+            self.rules,
+            self.out,
+            int(params["eval_every"]),
+            opponents,
+            seed=self.seed + EVALUATION_SEED_OFFSET,
+            deterministic=bool(params["eval_deterministic"]),
+            on_status=bar.status if bar else None,
+        )
+        return [
+            LeagueCallback(self.out / "league", int(params["snapshot_every"])),
+            RunCheckpointCallback(self.out / "checkpoints", int(params["checkpoint_every"])),
+            self.evaluator,
+            *([bar] if bar else []),
+        ]
+
+    def save_final(self) -> dict:
+        """Save the final checkpoint and ``training_stats.json``; the run's summary."""
+        import torch
+
+        model = self.model
+        steps = int(model.num_timesteps) - self.start_steps
+        (self.out / "checkpoints").mkdir(exist_ok=True)
+        self.final_path = self.out / "checkpoints" / f"model_{model.num_timesteps}_steps.zip"
+        model.save(str(self.final_path))
+        self.venv.close()
+        eval_seconds = self.evaluator.seconds
+        train_wall = self.wall - eval_seconds
+        stats = {
+            "timesteps_total": int(model.num_timesteps),
+            "timesteps_this_run": steps,
+            "learn_seconds": self.wall,
+            "eval_seconds": eval_seconds,
+            # throughput and env share leave the periodic evaluation out
+            "steps_per_second": steps / train_wall if train_wall > 0 else 0.0,
+            "env_share": self.env_seconds / train_wall if train_wall > 0 else 0.0,
+            "n_envs": self.n_envs,
+            "torch_threads": torch.get_num_threads(),
+        }
+        (self.out / "training_stats.json").write_text(json.dumps(stats, indent=2))
+        return {
+            "out": str(self.out),
+            "final_model": str(self.final_path),
+            "stats": stats,
+            "run": self.run_info,
+        }
 
 
 def final_evaluation(
@@ -313,7 +358,7 @@ def final_evaluation(
             entrants,
             games,
             players=rules.num_players,
-            seed=seed + 2000,
+            seed=seed + FINAL_EVALUATION_SEED_OFFSET,
             workers=int(params["final_workers"]),
             out=out / "arena",
             progress=(lambda done, total: status.update(f"closing games: {done}/{total}"))

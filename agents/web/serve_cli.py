@@ -9,7 +9,8 @@ from __future__ import annotations
 import ipaddress
 import socket
 
-from meeplezoo.cli import add_agents_option, add_config_option, add_game_argument
+from meeplezoo.cli import add_agents_option, add_config_option, add_game_argument, user_input
+from meeplezoo.envs.core.errors import UsageError
 
 HELP = "play a game against bots in the browser (a local web table)"
 INSTALL = "pip install 'meeplezoo[web]'"
@@ -53,7 +54,7 @@ def _check_port(host: str, port: int) -> None:
         try:
             probe.bind((host, port))
         except OSError as exc:
-            raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+            raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def settings_from_args(args):
@@ -85,12 +86,13 @@ def run(args) -> int:
 
         from meeplezoo.agents.web.server import create_app
     except ImportError as exc:
-        raise ValueError(f"the web table needs {exc.name or 'the web extra'}: {INSTALL}") from None
-    settings = settings_from_args(args)
+        raise UsageError(f"the web table needs {exc.name or 'the web extra'}: {INSTALL}") from None
+    with user_input():
+        settings = settings_from_args(args)
     try:
         settings.replay_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ValueError(f"cannot use {settings.replay_dir} for replays: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot use {settings.replay_dir} for replays: {exc.strerror or exc}") from None
     _check_port(args.host, args.port)
     hosts = ["127.0.0.1", "localhost", "::1", "[::1]", args.host] if _is_loopback(args.host) else None
     app = create_app(settings, allowed_hosts=hosts)

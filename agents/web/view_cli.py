@@ -21,10 +21,9 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from meeplezoo.agents.web.viewer_page import write_viewer_page
+    from meeplezoo.cli import user_input
 
-    try:
+    with user_input():  # a file that is missing or does not fit, a viewer that is no seat
         out = write_viewer_page(args.replay, args.output, args.viewer)
-    except OSError as exc:  # one line, like the other input errors
-        raise ValueError(f"{exc.strerror or exc}: {exc.filename or args.replay}") from None
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB)")
     return 0

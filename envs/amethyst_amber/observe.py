@@ -182,50 +182,73 @@ def encode_reference(s, player: int) -> np.ndarray:
 def _reference_planes(s, player: int) -> tuple[np.ndarray, list[int], list[int]]:
     """The planes in the absolute frame, held attackers per seat, and
     whether my / the opponent's resources have room for a prisoner."""
-    bd = s.game.board
-    geo = bd.geo
-    planes = np.zeros((N_PLANES, geo.width, geo.width), dtype=np.int8)
-    me, opp = player, 1 - player
+    geo = s.game.board.geo
+    planes = _Planes(np.zeros((N_PLANES, geo.width, geo.width), dtype=np.int8), geo)
+    _board_planes(planes, s.game.board, player)
+    _defender_planes(planes, s, player)
+    held, room = _hex_piece_planes(planes, s, player)
+    for t in geo.bits_to_tris(s.moved_defenders):
+        planes.tri(18, t)
+    if s.selected >= 0:
+        planes.tri(19, s.selected)
+    return planes.values, held, room
 
-    def hex_cell(c: int, h: int, v: int = 1) -> None:
-        x, y = geo.hex_xy[h]
-        planes[c, y, x] = v
 
-    def tri_cell(c: int, t: int) -> None:
-        x, y = geo.tri_xy[t]
-        planes[c, y, x] = 1
+class _Planes:
+    """The plane stack and how a hex or a triangle finds its pixel in it."""
 
+    def __init__(self, values: np.ndarray, geo) -> None:
+        self.values, self.geo = values, geo
+
+    def hex(self, plane: int, h: int, value: int = 1) -> None:
+        x, y = self.geo.hex_xy[h]
+        self.values[plane, y, x] = value
+
+    def tri(self, plane: int, t: int) -> None:
+        x, y = self.geo.tri_xy[t]
+        self.values[plane, y, x] = 1
+
+
+def _board_planes(planes: _Planes, board, player: int) -> None:
+    """Planes 0-6: every hex, black / white triangles, red / green hexes,
+    my and the opponent's blue hexes."""
     for h in range(NUM_HEXES):
-        hex_cell(0, h)
-        if bd.hex_colour[h] in (HexColour.RED, HexColour.GREEN):
-            hex_cell(3 if bd.hex_colour[h] == HexColour.RED else 4, h)
-    for t in range(len(geo.tri_xy)):
-        tri_cell(1 if bd.is_black[t] else 2, t)
-    for seat, c in ((me, 5), (opp, 6)):
-        for h in bd.blue[seat]:
-            hex_cell(c, h)
-    for seat, c, wall in ((me, 7, 16), (opp, 8, 17)):
+        planes.hex(0, h)
+        if board.hex_colour[h] in (HexColour.RED, HexColour.GREEN):
+            planes.hex(3 if board.hex_colour[h] == HexColour.RED else 4, h)
+    for t in range(len(board.geo.tri_xy)):
+        planes.tri(1 if board.is_black[t] else 2, t)
+    for seat, plane in ((player, 5), (1 - player, 6)):
+        for h in board.blue[seat]:
+            planes.hex(plane, h)
+
+
+def _defender_planes(planes: _Planes, s, player: int) -> None:
+    """Planes 7, 8 (defenders) and 16, 17 (defenders in a wall): mine, the opponent's."""
+    geo = planes.geo
+    for seat, plane, wall in ((player, 7, 16), (1 - player, 8, 17)):
         mine = set(geo.bits_to_tris(s.defender_bits[seat]))
         for t in mine:
-            tri_cell(c, t)
+            planes.tri(plane, t)
             if any(u in mine for u in geo.tri_neighbors[t]):
-                tri_cell(wall, t)
+                planes.tri(wall, t)
+
+
+def _hex_piece_planes(planes: _Planes, s, player: int) -> tuple[list[int], list[int]]:
+    """Attackers, resources and prisoners on the hexes; returns the attackers
+    each seat holds prisoner and whose resources have room for one more."""
     held, room = [0, 0], [0, 0]
     for h in range(NUM_HEXES):
         if s.attacker_at[h] >= 0:
-            hex_cell(9 if s.attacker_at[h] == me else 10, h)
+            planes.hex(9 if s.attacker_at[h] == player else 10, h)
         owner, count = s.resource_at[h], s.prisoners_under[h]
         if owner == NEUTRAL:
-            hex_cell(11, h)
+            planes.hex(11, h)
         elif owner in (0, 1):
-            hex_cell(12 if owner == me else 13, h)
+            planes.hex(12 if owner == player else 13, h)
             if count:
-                hex_cell(MY_PRISONERS if owner == me else THEIR_PRISONERS, h, count)
+                planes.hex(MY_PRISONERS if owner == player else THEIR_PRISONERS, h, count)
             held[1 - owner] += count
             if count < s.game.resource_capacity:
-                room[0 if owner == me else 1] = 1
-    for t in geo.bits_to_tris(s.moved_defenders):
-        tri_cell(18, t)
-    if s.selected >= 0:
-        tri_cell(19, s.selected)
-    return planes, held, room
+                room[0 if owner == player else 1] = 1
+    return held, room

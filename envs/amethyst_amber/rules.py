@@ -45,7 +45,7 @@ from meeplezoo.envs.amethyst_amber.actions import (
     offered,
 )
 from meeplezoo.envs.amethyst_amber.board import NEUTRAL, FrameTables, board
-from meeplezoo.envs.core.fields import Field, generator_field
+from meeplezoo.envs.core.fields import Dim, Field, generated_clone, generator_field
 from meeplezoo.envs.core.options import choice, flag, integer
 from meeplezoo.envs.core.state import Game, GameInfo, State, make_rng
 from meeplezoo.envs.core.trihex import DIRECTION_NAMES
@@ -58,22 +58,22 @@ SUBSTEP_CONTINUE = Substep.CONTINUE
 BOOL, UINT8 = np.dtype(bool), np.dtype(np.uint8)
 STEP_MEMO_SIZE = 1 << 16  # attacker-step neighbourhoods kept per frame
 PASS_ACTION, END_ACTION = int(ActionBlock.PASS), int(ActionBlock.END_DEFENDER_MOVES)
+BITBOARD_WORDS = 6  # a brick-grid bitboard (19 x 19 cells) in the compiled row: words of 64 bits
 
 
 class AmethystAmberGame(Game):
     info = GameInfo(
         name="amethyst_amber_v0",
         title="Amethyst and Amber",
-        min_players=2,
-        max_players=2,
-        default_players=2,
+        players=integer(2, 2, 2, "seats at the table: always Amethyst and Amber"),
         hidden_information=False,
         chance=False,
         zero_sum=True,
         rules_page="seeds/amethyst_amber.md",
     )
+    kernel = "meeplezoo.envs.amethyst_amber.kernel.spec:KERNEL"  # compiled by default (backend="python": these rules)
     options: ClassVar[dict] = {
-        "num_players": integer(2, 2, 2, "seats at the table: always Amethyst and Amber"),
+        "num_players": info.players,
         "max_main_turns": integer(
             300, 1, 100_000, "main turns before the game is cut short (placement turns not counted)"
         ),
@@ -148,7 +148,7 @@ class AmethystAmberGame(Game):
             s._start_turn()
         return s
 
-    def state_from_dict(self, data: dict) -> AmethystAmberState:
+    def _state_from_dict(self, data: dict) -> AmethystAmberState:
         from meeplezoo.envs.amethyst_amber.serial import state_from_dict
 
         return state_from_dict(self, data)
@@ -165,34 +165,43 @@ class AmethystAmberState(State):
     # coordinates); these declarations give the compiled clone().
     fields = (
         generator_field(),
-        Field("phase"),
-        Field("acting_seat"),
-        Field("substep"),
-        Field("selected"),  # the selected defender's triangle, or -1
-        Field("moved_defenders"),  # bitboard: where this turn's moved defenders now stand
-        Field("moves_this_turn"),
-        Field("defender_bits", "list"),
-        Field("attacker_at", "list"),
-        Field("attacker_hexes", "list_pair"),
-        Field("resource_at", "list"),
-        Field("prisoners_under", "list"),
-        Field("resource_hexes", "list"),  # hexes holding a resource token
-        Field("attacker_bits", "list"),
-        Field("resource_bits", "list"),
-        Field("reserve", "list"),  # attackers in reserve
-        Field("unplaced", "list"),  # defenders still to place
-        Field("hand", "list"),  # captured resources still to place
-        Field("placed", "list"),  # placed resources of each colour
-        Field("main_turns"),
-        Field("winner"),
-        Field("_terminal"),
-        Field("_truncated"),
+        Field("phase", shape=()),
+        Field("acting_seat", shape=()),
+        Field("substep", shape=()),
+        Field("selected", shape=()),  # the selected defender's triangle, or -1
+        # bitboard: where this turn's moved defenders now stand
+        Field("moved_defenders", shape=(BITBOARD_WORDS,), kind="bits"),
+        Field("moves_this_turn", shape=()),
+        Field("defender_bits", "list", shape=(2, BITBOARD_WORDS), kind="bits"),
+        Field("attacker_at", "list", shape=("hexes",), fill=-1),
+        Field("attacker_hexes", "list_pair", shape=(2, "attackers"), fill=-1),
+        Field("resource_at", "list", shape=("hexes",), fill=-1),
+        Field("prisoners_under", "list", shape=("hexes",)),
+        Field("resource_hexes", "list", shape=("resources",), fill=-1),  # hexes holding a resource token
+        Field("attacker_bits", "list", shape=(2, BITBOARD_WORDS), kind="bits"),
+        Field("resource_bits", "list", shape=(3, BITBOARD_WORDS), kind="bits"),
+        Field("reserve", "list", shape=(2,)),  # attackers in reserve
+        Field("unplaced", "list", shape=(2,)),  # defenders still to place
+        Field("hand", "list", shape=(2,)),  # captured resources still to place
+        Field("placed", "list", shape=(2,)),  # placed resources of each colour
+        Field("main_turns", shape=()),
+        Field("winner", shape=()),
+        Field("_terminal", shape=(), kind="bool"),
+        Field("_truncated", shape=(), kind="bool"),
         Field("_mask"),  # read-only once built: shared by clones
         Field("_destinations"),  # bitboard of the selected defender's destinations
         # per seat: (defender_bits[0], defender_bits[1], movable defenders)
         # or None; replaced, never mutated, so clones share it
         Field("_movable_cache"),
     )
+    clone = generated_clone()  # compiled from ``fields`` when the class is made (envs.core.fields)
+    # the compiled layout's lists: every hex; a seat's attackers on the
+    # board (at most attackers_per_player's largest value); the resource tokens
+    layout_dims: ClassVar[dict] = {
+        "hexes": Dim(NUM_HEXES, lambda game: NUM_HEXES),
+        "attackers": Dim(AmethystAmberGame.options["attackers_per_player"].high),
+        "resources": Dim(6),  # the six neutral resources of the red ring, never more
+    }
 
     def __init__(self, game: AmethystAmberGame, rng: np.random.Generator) -> None:
         self.game = game
@@ -229,7 +238,17 @@ class AmethystAmberState(State):
 
         check_position(self)
 
-    def to_dict(self) -> dict:
+    def _after_load(self, data: dict) -> None:
+        """A state read back from a compiled row: the caches start empty and
+        the selected defender's destinations are found again."""
+        self._mask = None
+        self._movable_cache = [None, None]
+        self._destinations = 0
+        seat = self.acting_seat
+        if self.selected >= 0 and self.defender_bits[seat] & self.game.board.geo.bit_tri[self.selected]:
+            self._destinations = self._dest_bits(seat, self.selected)
+
+    def _to_dict(self) -> dict:
         from meeplezoo.envs.amethyst_amber.serial import state_to_dict
 
         return state_to_dict(self)
@@ -258,7 +277,7 @@ class AmethystAmberState(State):
                 out[:] = (1.0, -1.0) if amethyst > amber else (-1.0, 1.0)
         return out
 
-    def evaluate(self, viewer: int | None = None) -> np.ndarray:
+    def _evaluate(self, viewer: int | None) -> np.ndarray:
         """returns() once over, else a material-and-threat estimate
         (see envs.amethyst_amber.heuristic). Nothing is hidden, so every
         ``viewer`` gets the same estimate."""

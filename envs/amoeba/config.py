@@ -9,22 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from meeplezoo.envs.amoeba.records import HAND_SLOTS
 from meeplezoo.envs.amoeba.tiles import NUM_TILES
 from meeplezoo.envs.core.dice import check_die_script
+from meeplezoo.envs.core.integers import integer_index
 from meeplezoo.envs.core.options import choice, custom, flag, integer
 
 
 def _check_die_faces(value: Any, key: str, game_name: str) -> tuple[int, ...]:
     ok = isinstance(value, (list, tuple)) and value
-    if not ok or not all(
-        isinstance(f, (int, np.integer)) and not isinstance(f, (bool, np.bool_)) and 1 <= f <= 3
-        for f in value
-    ):
+    if not ok or not all((face := integer_index(entry)) is not None and 1 <= face <= 3 for entry in value):
         raise ValueError(f"{game_name}: {key} must be a non-empty list of integers 1..3, got {value!r}")
-    return tuple(int(f) for f in value)
+    return tuple(int(face) for face in value)
 
 
 def _check_board_units(value: Any, key: str, game_name: str) -> int:
@@ -44,11 +40,7 @@ def _check_pile(value: Any, key: str, game_name: str) -> list[int] | None:
         )
     seen: set[int] = set()
     for index, tile in enumerate(value):
-        if (
-            not isinstance(tile, (int, np.integer))
-            or isinstance(tile, (bool, np.bool_))
-            or not 0 <= tile < NUM_TILES
-        ):
+        if (tile_id := integer_index(tile)) is None or not 0 <= tile_id < NUM_TILES:
             raise ValueError(f"{game_name}: {key} entry {index} must be a tile id 0..83, got {tile!r}")
         if int(tile) in seen:
             raise ValueError(f"{game_name}: {key} entry {index}: tile {int(tile)} is in the pile twice")

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from meeplezoo.envs.amoeba import position
+from meeplezoo.envs.amoeba import position, rows
 from meeplezoo.envs.amoeba.config import OPTIONS, check_pile_deals
 from meeplezoo.envs.amoeba.geometry import geometry
 from meeplezoo.envs.amoeba.records import (
@@ -43,7 +43,7 @@ from meeplezoo.envs.amoeba.table import Table
 from meeplezoo.envs.amoeba.tiles import DISTINCT_ROTS, NUM_TILES, ORIENTED, notation
 from meeplezoo.envs.core.cards import Deck, canonical_shuffle, deal_out
 from meeplezoo.envs.core.dice import roll, scripted_or_rolled
-from meeplezoo.envs.core.fields import Field, generator_field, saved
+from meeplezoo.envs.core.fields import Field, generated_clone, generator_field, saved
 from meeplezoo.envs.core.positions import flag_entry, integer_entry, integer_list, integer_rows, seat_entry
 from meeplezoo.envs.core.ranking import rank_rewards
 from meeplezoo.envs.core.state import Game, GameInfo, State, derive_rng, make_rng
@@ -68,12 +68,11 @@ MASK_DTYPE = np.dtype(np.bool_)
 
 
 class AmoebaGame(Game):
+    kernel = "meeplezoo.envs.amoeba.kernel.spec:KERNEL"
     info = GameInfo(
         name="amoeba_v0",
         title="Amoeba",
-        min_players=2,
-        max_players=4,
-        default_players=2,
+        players=OPTIONS["num_players"],
         hidden_information=True,
         chance=True,
         zero_sum=True,
@@ -142,7 +141,7 @@ class AmoebaGame(Game):
         state.rng = make_rng(0)
         return state
 
-    def state_from_dict(self, data: dict) -> AmoebaState:
+    def _state_from_dict(self, data: dict) -> AmoebaState:
         return AmoebaState.from_dict(self, data)
 
 
@@ -160,64 +159,99 @@ def _seats(game: Any) -> int:
     return game.num_players
 
 
-def _tile_rows(name: str) -> Field:
+def _tile_rows(name: str, row_dim: str) -> Field:
     """One list of tile ids per seat."""
-    return saved(name, "lists", to_json=_copied_lists, from_json=integer_rows(0, NUM_TILES - 1, _seats))
+    return saved(
+        name,
+        "lists",
+        to_json=_copied_lists,
+        from_json=integer_rows(0, NUM_TILES - 1, _seats),
+        shape=("seats", row_dim),
+        fill=-1,
+    )
+
+
+def _number(name: str, from_json: Callable[[Any, Any], Any], **slot: Any) -> Field:
+    """A saved scalar of the turn, one word of the compiled row."""
+    return saved(name, from_json=from_json, shape=(), **slot)
 
 
 class AmoebaState(Table, Splits, State):
+    layout_dims: ClassVar[dict] = rows.LAYOUT_DIMS
     fields = (
         generator_field(),
-        _tile_rows("hands"),
-        saved("pile", "copy", to_json=lambda deck, _s: deck.draw_pile[:], from_json=position.pile_from_json),
-        _tile_rows("removed"),
+        _tile_rows("hands", "hand"),
+        saved(
+            "pile",
+            "copy",
+            to_json=lambda deck, _s: deck.draw_pile[:],
+            from_json=position.pile_from_json,
+            shape=("tiles",),
+            fill=-1,
+            to_row=rows.pile_to_row,
+            from_row=rows.pile_from_row,
+        ),
+        _tile_rows("removed", "tiles"),
         saved(
             "supply",
             "list",
             to_json=_copied_list,
             from_json=integer_list(0, lambda game: game.config["nuclei_per_player"], _seats),
+            shape=("seats",),
         ),
-        # the table (rebuilt from the placements when a position is loaded)
-        Field("placements", "list"),
-        Field("covered", "list"),  # per placement: 1 once a top tile lies on it
-        Field("placement_pieces", "list"),  # per placement: its piece ids (never changed in place)
-        Field("unit_placement", "list"),  # per unit: the visible placement, -1 empty
-        Field("on_board", "list"),  # per tile id: 1 once laid
+        # the table (rebuilt from the placements when a position is loaded);
+        # the compiled row holds what the kernel cannot work out (rows.py)
+        Field("placements", "list", shape=("tiles", 4), fill=-1),
+        Field("covered", "list", shape=("tiles",), fill=-1),  # per placement: 1 once a top tile lies on it
+        # per placement: its piece ids (never changed in place)
+        Field("placement_pieces", "list", shape=("tiles", 3), fill=-1),
+        # per unit: the visible placement, -1 empty
+        Field("unit_placement", "list", shape=("units",), fill=-1),
+        Field("on_board", "list", shape=("tile_ids",)),  # per tile id: 1 once laid
         Field("slot_piece", "list"),  # per port slot: the visible pink piece, -1 none
         Field("piece_slots", "list"),
-        Field("piece_placement", "list"),
-        Field("piece_number", "list"),  # 1..3 within its tile
-        Field("piece_amoeba", "list"),
-        Field("amoebas", "copy"),  # amoeba id -> Amoeba
+        Field("piece_placement", "list", shape=("pieces",), fill=-1),
+        Field("piece_number", "list", shape=("pieces",), fill=-1),  # 1..3 within its tile
+        # per piece: its amoeba, and in the row the next member of it
+        Field("piece_amoeba", "list", shape=("pieces", 2), fill=-1, to_row=rows.piece_links_to_row),
+        # amoeba id -> Amoeba
+        Field(
+            "amoebas", "copy", shape=("amoeba_ids", rows.AMOEBA_WORDS), fill=-1, to_row=rows.amoebas_to_row
+        ),
         Field("changed_amoebas", "new_list"),  # ids whose record was replaced (a clone starts afresh)
         Field("claimed", "copy"),  # ids of the owned amoebas
         Field("complete_unclaimed", "copy"),  # id -> canonical key
-        Field("next_amoeba_id"),
+        Field("next_amoeba_id", shape=()),
         Field("blue_required", "list"),  # per anchor: ports that must be blue
         Field("pink_required", "list"),  # per anchor: ports that must be pink
         Field("anchor_free", "list"),  # per anchor: its block is empty
         Field("frontier", "dict_of_copies"),  # fit mask -> anchors next to the table
-        Field("offers", "list"),  # the amoebas offered at this claim step (saved by their keys)
+        # the amoebas offered at this claim step (saved by their keys)
+        Field("offers", "list", shape=("pieces",), fill=-1),
         # the turn
-        saved("first_tile_pending", from_json=flag_entry()),
-        saved("mover", from_json=seat_entry()),
-        saved("phase", from_json=position.phase_from_json),
-        saved("die", from_json=integer_entry(0, 3)),
-        saved("placements_left", from_json=integer_entry(0, 3)),
-        saved("placed", from_json=integer_entry(0, 3)),
+        _number("first_tile_pending", flag_entry(), kind="bool"),
+        _number("mover", seat_entry()),
+        _number("phase", position.phase_from_json, from_row=rows.phase_from_row),
+        _number("die", integer_entry(0, 3)),
+        _number("placements_left", integer_entry(0, 3)),
+        _number("placed", integer_entry(0, 3)),
         saved(
             "selection",
             to_json=lambda sel, _s: list(sel) if sel else None,
             from_json=position.selection_from_json,
+            shape=(2,),
+            to_row=rows.selection_to_row,
+            from_row=rows.selection_from_row,
         ),
-        saved("offer_index", from_json=integer_entry(0, NUM_TILES)),
-        saved("turn", from_json=integer_entry(0, lambda game: game.max_turns)),
-        saved("_terminal", key="terminal", from_json=flag_entry()),
-        saved("_truncated", key="truncated", from_json=flag_entry()),
-        saved("dice_used", from_json=integer_entry(0, 10**9)),
+        _number("offer_index", integer_entry(0, NUM_TILES)),
+        _number("turn", integer_entry(0, lambda game: game.max_turns)),
+        _number("_terminal", flag_entry(), key="terminal", kind="bool"),
+        _number("_truncated", flag_entry(), key="truncated", kind="bool"),
+        _number("dice_used", integer_entry(0, 10**9)),
         Field("last_split"),
         Field("_cache", "new_dict"),  # legal-move caches; a clone starts without
     )
+    clone = generated_clone()  # compiled from ``fields`` when the class is made (envs.core.fields)
 
     def __init__(self, game: AmoebaGame) -> None:
         self.game = game
@@ -244,8 +278,8 @@ class AmoebaState(Table, Splits, State):
         self._cache: dict = {}
 
     # ------------------------------------------------------------ saving
-    def to_dict(self) -> dict:
-        data = super().to_dict()
+    def _to_dict(self) -> dict:
+        data = super()._to_dict()
         width = self.game.geo.W
         data["placements"] = [
             [p.anchor // width, p.anchor % width, p.tile, p.rotation, p.level] for p in self.placements
@@ -258,6 +292,9 @@ class AmoebaState(Table, Splits, State):
 
     def _after_load(self, data: dict) -> None:
         """Rebuild the table by laying the saved placements again."""
+        if "placements" not in data:  # read from a compiled row
+            rows.rebuild_from_row(self)
+            return
         self._init_table()
         first_tile_pending = self.first_tile_pending
         self.first_tile_pending = True

@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from meeplezoo.envs.core.integers import integer_index
+
 
 def roll(rng: np.random.Generator, sides: int = 6) -> int:
     """One die, 1..sides."""
@@ -60,13 +62,12 @@ def check_die_script(value: Any, key: str, low: int, high: int, game_name: str) 
     if value is None:
         return None
     if not isinstance(value, (list, tuple)) or not all(
-        isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and low <= v <= high
-        for v in value
+        (face := integer_index(result)) is not None and low <= face <= high for result in value
     ):
         raise ValueError(
             f"{game_name}: {key} must be None or a list of integers {low}..{high}, got {value!r}"
         )
-    return [int(v) for v in value]
+    return [int(result) for result in value]
 
 
 def scripted_or_rolled(

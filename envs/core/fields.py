@@ -3,9 +3,10 @@
 A game's State lists its attributes as ``fields = (Field("turns"),
 Field("hands", copy="lists"), ...)``. From that one list come
 
-- ``clone()``: compiled into plain Python once per class (one assignment per
-  field, as a hand-written copy would be), because search bots clone on
-  every simulation;
+- ``clone()``: with ``clone = generated_clone()`` in the class body,
+  compiled into plain Python once per class (one assignment per field, as a
+  hand-written copy would be), because search bots clone on every
+  simulation;
 - the keyed part of ``to_dict()`` / ``from_dict()``: each field with a
   ``key`` is one entry of the position dict, converted by its
   ``to_json``/``from_json``.
@@ -15,7 +16,8 @@ Field("hands", copy="lists"), ...)``. From that one list come
   (``()`` a scalar, ``("cells",)`` a list as long as one of the game's
   declared dimensions, padded with ``fill`` up to that dimension's
   capacity); ``kind`` says how a value reads back (``"int"``, ``"bool"``,
-  ``"generator"``).
+  ``"generator"``, or ``"bits"``: a bitboard wider than a word, whose last
+  dimension is its words).
 
 Entries that are not one attribute each (a board written as a list of
 pieces, say) stay in the game's own code, next to the fields. A field
@@ -58,8 +60,10 @@ FRESH_VALUES: dict[str, Callable[[], Any]] = {"new_dict": dict, "new_list": list
 
 MISSING: Any = object()
 
-# how a compiled slot reads back into the state: an int, a bool, a Generator
-SLOT_KINDS = ("int", "bool", "generator")
+# how a compiled slot reads back into the state: an int, a bool, a Generator,
+# or "bits": a non-negative bitboard wider than a word, its last dimension
+# the words (64 bits each, lowest first)
+SLOT_KINDS = ("int", "bool", "generator", "bits")
 
 
 def _identity(value: Any, _context: Any) -> Any:
@@ -87,6 +91,11 @@ class Field:
     shape: tuple[int | str, ...] | None = None
     kind: str = "int"
     fill: int = 0
+    # a value that is not a (nested) list of ints (a deck, a dict, records):
+    # to_row(value, state) gives the nested ints the slot holds, and
+    # from_row(ints, game) turns the slot's ints (read at full size) back
+    to_row: Callable[[Any, Any], Any] | None = None
+    from_row: Callable[[Any, Any], Any] | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in SLOT_KINDS:
@@ -132,6 +141,24 @@ def compile_clone(cls: type, fields: Iterable[Field]) -> Callable[[Any], Any]:
     clone.__doc__ = "Independent copy: every declared field copied as declared (compiled from ``fields``)."
     clone.__qualname__ = f"{cls.__qualname__}.clone"
     return clone
+
+
+def generated_clone() -> Any:
+    """Write ``clone = generated_clone()`` in a State class body: when the
+    class is created it gets a ``clone()`` compiled from its ``fields`` by
+    :func:`compile_clone`, plain Python with one assignment per field as a
+    hand-written copy would be (search bots clone on every simulation).
+    Generated rather than written out, so no declared field is ever left out
+    of the copy."""
+    return _CloneFromFields()
+
+
+class _CloneFromFields:
+    """Stands in the class body until the class exists, then puts the
+    compiled ``clone`` in its place (``__set_name__`` runs at class creation)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        setattr(owner, name, compile_clone(owner, owner.fields))
 
 
 def _converted(convert: Callable[[Any, Any], Any], value: Any, context: Any) -> Any:

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from meeplezoo.envs.core.integers import check_integer
+
 
 @dataclass(frozen=True, slots=True)
 class Option:
@@ -30,13 +32,10 @@ class Option:
     allowed: str
     check: Callable[[Any, str, str], Any]
     high: Any = None  # an integer option's largest value (layouts size their slots by it)
+    low: Any = None  # an integer option's smallest value
 
     def validated(self, value: Any, key: str, game_name: str) -> Any:
         return self.check(value, key, game_name)
-
-
-def _is_integer(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def integer(default: int | None, low: int, high: int, doc: str, *, allow_none: bool = False) -> Option:
@@ -45,14 +44,9 @@ def integer(default: int | None, low: int, high: int, doc: str, *, allow_none: b
     def check(value: Any, key: str, game_name: str) -> int | None:
         if value is None and allow_none:
             return None
-        if not _is_integer(value) or not low <= value <= high:
-            none = " or None" if allow_none else ""
-            raise ValueError(
-                f"{game_name}: {key} must be an integer from {low} to {high}{none}, got {value!r}"
-            )
-        return int(value)
+        return check_integer(value, f"{game_name}: {key}{' (or None)' if allow_none else ''}", low, high)
 
-    return Option(default, doc, f"{low}..{high}" + (" or none" if allow_none else ""), check, high)
+    return Option(default, doc, f"{low}..{high}" + (" or none" if allow_none else ""), check, high, low)
 
 
 def number(default: float, low: float, high: float, doc: str) -> Option:

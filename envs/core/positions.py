@@ -18,13 +18,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from meeplezoo.envs.core.errors import UsageError
 from meeplezoo.envs.core.state import integer_index
 
 Bound = int | Callable[[Any], int]
 
 
-class PositionError(ValueError):
-    """A position dict that breaks a rule of its game (the message says which)."""
+class PositionError(UsageError):
+    """A position dict that breaks a rule of its game (the message says which; a ValueError)."""
 
 
 def _bound(bound: Bound, game: Any) -> int:

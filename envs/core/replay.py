@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from meeplezoo.envs.core.errors import UsageError
+
 FORMAT = "meeplezoo-replay"
 VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -29,8 +31,8 @@ CHECKPOINT_EVERY = 25  # moves between position digests in a sealed replay
 DIGEST_CHARS = 16
 
 
-class ReplayError(ValueError):
-    """A replay file that is malformed or does not fit its game."""
+class ReplayError(UsageError):
+    """A replay file that is malformed or does not fit its game (a ValueError)."""
 
 
 @dataclass

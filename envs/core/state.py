@@ -15,17 +15,28 @@ from __future__ import annotations
 
 import abc
 import copy
+import difflib
 import functools
 import hashlib
 import json
-import operator
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from meeplezoo.envs.core.fields import Field, compile_clone, fields_from_dict, fields_to_dict
+from meeplezoo.envs.core.fields import (  # noqa: F401 (generated_clone re-exported beside State)
+    Field,
+    compile_clone,
+    fields_from_dict,
+    fields_to_dict,
+    generated_clone,
+)
+from meeplezoo.envs.core.integers import (  # noqa: F401 (integer_index re-exported: games import it from here)
+    check_integer,
+    integer_index,
+)
 from meeplezoo.envs.core.options import Option, defaults_of, validated_config
 from meeplezoo.envs.core.rng import (  # noqa: F401 (re-exported: the generator belongs to the contract)
     SEED_BOUND,
@@ -37,33 +48,42 @@ from meeplezoo.envs.core.rng import (  # noqa: F401 (re-exported: the generator 
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GameInfo:
-    """Static facts about a game, declared once (like OpenSpiel's GameType)."""
+    """Static facts about a game, declared once (like OpenSpiel's GameType).
+
+    ``players`` is the game's ``num_players`` option (an ``integer`` from
+    :mod:`meeplezoo.envs.core.options`): the player-count bounds and default
+    are read from it, so they are written once, in the options declaration
+    (``options = {"num_players": info.players, ...}`` or the reverse).
+    Passing ``min_players``, ``max_players`` and ``default_players`` instead
+    is the old way, kept for one version."""
 
     name: str  # registry name, e.g. "gem_mountain_v0"
     title: str  # human title, e.g. "Gem Mountain"
-    min_players: int
-    max_players: int
-    default_players: int
     hidden_information: bool
     chance: bool
+    players: Option | None = None
+    min_players: int | None = None
+    max_players: int | None = None
+    default_players: int | None = None
     zero_sum: bool = True
     version: int = 0  # the k of the entry module name <name>_v<k> (a packaging test checks)
     rules_page: str = ""  # path of the rules page, relative to the project root
 
-
-def integer_index(action: Any) -> int | None:
-    """``action`` (an action or a seed) as a Python int if it is an integer of any kind (numpy's
-    included), else None. Bools, floats (even whole ones), strings and None
-    are not action indices: a mistyped action must never play a different
-    move by silent truncation (``int(4.9)`` is 4)."""
-    if isinstance(action, (bool, np.bool_)):
-        return None
-    try:
-        return operator.index(action)
-    except TypeError:
-        return None
+    def __post_init__(self) -> None:
+        given = (self.min_players, self.max_players, self.default_players)
+        if self.players is None:
+            if None in given:
+                raise ValueError(f"{self.name}: declare players (the num_players option)")
+            return
+        declared = (self.players.low, self.players.high, self.players.default)
+        if given != (None, None, None) and given != declared:
+            raise ValueError(
+                f"{self.name}: player bounds {given} differ from the num_players option's {declared}"
+            )
+        for attribute, value in zip(("min_players", "max_players", "default_players"), declared):
+            object.__setattr__(self, attribute, value)
 
 
 def config_digest(config: dict) -> str:
@@ -78,46 +98,77 @@ def config_digest(config: dict) -> str:
 LOADER_MISTAKES = (KeyError, TypeError, IndexError, AttributeError, OverflowError, StopIteration)
 
 
-def _checked_loader(load: Callable) -> Callable:
-    """Wrap a game's ``state_from_dict`` in the one validation path every
-    position goes through: a dict, of this config, read without crashing,
-    then the game's own consistency rules (``State.check_position``)."""
-
-    @functools.wraps(load)
-    def state_from_dict(game: Game, data: dict) -> State:
-        name = game.info.name
-        if not isinstance(data, dict):
-            raise TypeError(f"{name}: a position must be a dict, got {type(data).__name__}")
-        recorded = data.get("config_digest")
-        if recorded is not None and recorded != game.config_digest:
-            raise ValueError(
-                f"{name}: the position's config_digest {recorded!r} belongs to another config than this game's "
-                f"({game.config_digest!r}); load it into a game made with the config it was saved from"
-            )
-        try:
-            state = load(game, data)
-            state.check_position()
-        except ValueError:
-            raise
-        except LOADER_MISTAKES as exc:
-            raise ValueError(
-                f"{name}: the position does not fit this game ({type(exc).__name__}: {exc})"
-            ) from None
-        return state
-
-    state_from_dict.checked = True
-    return state_from_dict
+def load_position(game: Game, data: Any, load: Callable[[Any], State]) -> State:
+    """The one checked path every position takes (``Game.state_from_dict``):
+    a dict, of this config, without a key the game does not write, read by
+    the game's ``load(data)`` without crashing, then the game's own
+    consistency rules (``State.check_position``)."""
+    name = game.info.name
+    if not isinstance(data, dict):
+        raise TypeError(f"{name}: a position must be a dict, got {type(data).__name__}")
+    recorded = data.get("config_digest")
+    if recorded is not None and recorded != game.config_digest:
+        raise ValueError(
+            f"{name}: the position's config_digest {recorded!r} belongs to another config than this game's "
+            f"({game.config_digest!r}); load it into a game made with the config it was saved from"
+        )
+    try:
+        state = load(data)
+        check_known_keys(name, data, state.to_dict())
+        state.check_position()
+    except ValueError:
+        raise
+    except LOADER_MISTAKES as exc:
+        raise ValueError(
+            f"{name}: the position does not fit this game ({type(exc).__name__}: {exc})"
+        ) from None
+    return state
 
 
-def _with_config_digest(to_dict: Callable) -> Callable:
-    @functools.wraps(to_dict)
-    def with_digest(state: State) -> dict:
-        data = to_dict(state)
-        data["config_digest"] = state.game.config_digest
-        return data
+def check_known_keys(game_name: str, data: dict, written: dict) -> None:
+    """A ValueError naming the first key of ``data`` that the game never
+    writes (``written`` is what the loaded state's ``to_dict`` gives) and
+    the nearest key it does write: a typo such as ``"cur"`` would otherwise
+    load without a word and the entry it meant keep its default."""
+    unknown = sorted(key for key in data if key not in written)
+    if unknown:
+        known = sorted(str(key) for key in written)
+        nearest = difflib.get_close_matches(str(unknown[0]), known, n=1, cutoff=0.0)
+        hint = f"; did you mean {nearest[0]!r}?" if nearest else ""
+        raise ValueError(
+            f"{game_name}: the position has an unknown key {unknown[0]!r}{hint} (known keys: {known})"
+        )
 
-    with_digest.adds_digest = True
-    return with_digest
+
+def _old_override(cls: type, public: str, marker: str, wrap: Callable[[Callable], Callable]) -> None:
+    """The old way a game hooked in, kept for one version: a class that still
+    overrides ``public`` itself (instead of its ``_``-named hook) gets that
+    override wrapped in the base class's checks, with a DeprecationWarning
+    that names the hook to override instead."""
+    method = cls.__dict__.get(public)
+    if method is None or getattr(method, marker, False):
+        return
+    warnings.warn(
+        f"{cls.__qualname__} overrides {public}(); override _{public}() instead, which "
+        f"{public}() calls after its checks (the old override keeps working for one version)",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    wrapped = functools.wraps(method)(wrap(method))
+    setattr(wrapped, marker, True)
+    setattr(cls, public, wrapped)
+
+
+def _old_loader(load: Callable) -> Callable:
+    return lambda game, data: load_position(game, data, lambda position: load(game, position))
+
+
+def _old_writer(write: Callable) -> Callable:
+    return lambda state: {**write(state), "config_digest": state.game.config_digest}
+
+
+def _old_estimate(estimate: Callable) -> Callable:
+    return lambda state, viewer=None: estimate(state, None if viewer is None else state.check_viewer(viewer))
 
 
 class Game(abc.ABC):
@@ -175,9 +226,7 @@ class Game(abc.ABC):
         super().__init_subclass__(**kwargs)
         if "options" in cls.__dict__:
             cls.defaults = defaults_of(cls.options)
-        loader = cls.__dict__.get("state_from_dict")
-        if loader is not None and not getattr(loader, "checked", False):
-            cls.state_from_dict = _checked_loader(loader)
+        _old_override(cls, "state_from_dict", "checked", _old_loader)
 
     def __init__(self, **config: Any) -> None:
         unknown = sorted(set(config) - set(self.defaults))
@@ -186,17 +235,12 @@ class Game(abc.ABC):
                 f"{self.info.name}: unknown config key(s) {unknown}; known keys are {sorted(self.defaults)}"
             )
         self.config: dict[str, Any] = {**copy.deepcopy(self.defaults), **config}
-        n = self.config.get("num_players", self.info.default_players)
-        if (
-            not isinstance(n, (int, np.integer))
-            or isinstance(n, bool)
-            or not self.info.min_players <= n <= self.info.max_players
-        ):
-            raise ValueError(
-                f"{self.info.name}: num_players must be an integer from "
-                f"{self.info.min_players} to {self.info.max_players}, got {n!r}"
-            )
-        self.num_players = int(n)
+        self.num_players = check_integer(
+            self.config.get("num_players", self.info.default_players),
+            f"{self.info.name}: num_players",
+            self.info.min_players,
+            self.info.max_players,
+        )
         if self.options:
             self.config = validated_config(self.options, self.config, self.info.name)
         self.validate()
@@ -224,27 +268,21 @@ class Game(abc.ABC):
     def state_from_dict(self, data: dict) -> State:
         """Rebuild a state written by ``State.to_dict`` (inverse of it).
 
-        A game's override is wrapped once (see ``__init_subclass__``) in the
-        shared checks: a dict, whose ``config_digest`` (when present) is this
-        game's, that loads without crashing and passes the state's
-        ``check_position``; anything else is a ValueError (TypeError for a
-        non-dict) and no state is returned."""
-        raise NotImplementedError
+        The shared checks (:func:`load_position`) run around the game's
+        :meth:`_state_from_dict`: a dict, whose ``config_digest`` (when
+        present) is this game's, with no key the game does not write, that
+        loads without crashing and passes the state's ``check_position``;
+        anything else is a ValueError (TypeError for a non-dict) and no
+        state is returned."""
+        return load_position(self, data, self._state_from_dict)
+
+    def _state_from_dict(self, data: dict) -> State:
+        """The game's loader, called by :meth:`state_from_dict` inside its
+        checks (usually ``XState.from_dict(self, data)``)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _state_from_dict")
 
     def __repr__(self) -> str:  # pragma: no cover - cosmetic
         return f"{type(self).__name__}({self.config})"
-
-
-def _checked_viewer(evaluate: Callable) -> Callable:
-    """Wrap a game's ``evaluate`` so that ``viewer`` reaches it as None or a
-    seat of this game, and anything else is refused before it runs."""
-
-    @functools.wraps(evaluate)
-    def checked(state: State, viewer: int | None = None) -> np.ndarray:
-        return evaluate(state, None if viewer is None else state.check_viewer(viewer))
-
-    checked.checks_viewer = True
-    return checked
 
 
 class State(abc.ABC):
@@ -258,20 +296,25 @@ class State(abc.ABC):
     game: Game
     rng: np.random.Generator
     # The state's attributes, declared once (see meeplezoo.envs.core.fields):
-    # a class that declares them gets a compiled clone() and the keyed part
-    # of to_dict()/from_dict() from this tuple.
+    # the keyed part of to_dict()/from_dict() comes from this tuple, and a
+    # class body may add ``clone = generated_clone()`` to copy them fast.
     fields: ClassVar[tuple[Field, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Only the old hooks, kept for one version (each with a
+        DeprecationWarning): overrides of ``to_dict`` and ``evaluate``
+        themselves, and a class that declares ``fields`` but no ``clone``."""
         super().__init_subclass__(**kwargs)
         if "fields" in cls.__dict__ and "clone" not in cls.__dict__:
+            warnings.warn(
+                f"{cls.__qualname__} declares fields but no clone; add clone = generated_clone() "
+                "to its body (generated for it for one more version)",
+                DeprecationWarning,
+                stacklevel=2,
+            )
             cls.clone = compile_clone(cls, cls.fields)
-        writer = cls.__dict__.get("to_dict")
-        if writer is not None and not getattr(writer, "adds_digest", False):
-            cls.to_dict = _with_config_digest(writer)
-        estimate = cls.__dict__.get("evaluate")
-        if estimate is not None and not getattr(estimate, "checks_viewer", False):
-            cls.evaluate = _checked_viewer(estimate)
+        _old_override(cls, "to_dict", "adds_digest", _old_writer)
+        _old_override(cls, "evaluate", "checks_viewer", _old_estimate)
 
     # --- whose move -------------------------------------------------------
     @property
@@ -377,9 +420,15 @@ class State(abc.ABC):
         unfinished positions return zeros override it with a heuristic
         (material, score lead...), and a hidden-information game whose
         estimate reads hidden things must honour ``viewer`` (the
-        conformance suite resamples what the viewer cannot see and checks)."""
-        if viewer is not None:
-            self.check_viewer(viewer)
+        conformance suite resamples what the viewer cannot see and checks).
+
+        The viewer is checked here (:meth:`check_viewer`); the estimate itself
+        is the game's :meth:`_evaluate`."""
+        return self._evaluate(None if viewer is None else self.check_viewer(viewer))
+
+    def _evaluate(self, viewer: int | None) -> np.ndarray:
+        """The game's estimate for ``viewer`` (None or a checked seat); the
+        default is ``returns()``."""
         return np.asarray(self.returns(), dtype=np.float64)
 
     def check_viewer(self, viewer: Any) -> int:
@@ -424,12 +473,19 @@ class State(abc.ABC):
         return copy.deepcopy(self, {id(self.game): self.game})
 
     def to_dict(self) -> dict:
-        """Plain JSON-able dict of the whole state (the generator included).
-        The default writes the keyed ``fields``; games with entries that are
-        not one field each extend it."""
+        """Plain JSON-able dict of the whole state (the generator included):
+        the game's :meth:`_to_dict` and the ``config_digest`` of its game."""
+        data = self._to_dict()
+        data["config_digest"] = self.game.config_digest
+        return data
+
+    def _to_dict(self) -> dict:
+        """The game's entries of the position dict. The default writes the
+        keyed ``fields``; games with entries that are not one field each
+        extend it (``data = super()._to_dict()``, then their own)."""
         if not self.fields:
-            raise NotImplementedError(f"{type(self).__name__} declares no fields; override to_dict")
-        return {**fields_to_dict(self, self.fields), "config_digest": self.game.config_digest}
+            raise NotImplementedError(f"{type(self).__name__} declares no fields; override _to_dict")
+        return fields_to_dict(self, self.fields)
 
     @classmethod
     def from_dict(cls, game: Game, data: dict) -> State:

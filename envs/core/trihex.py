@@ -67,47 +67,63 @@ class TrihexBoard:
         self.n_tri = len(tris)
         self.tri_index = {c: i for i, c in enumerate(tris)}
         self.hex_index_xy = {c: i for i, c in enumerate(self.hex_xy)}
-        corner = np.full((self.n_hex, 6), -1, dtype=np.int16)
-        for h, (x, y) in enumerate(self.hex_xy):
-            for c, (dx, dy) in enumerate(CORNER_OFFSETS):
-                corner[h, c] = self.tri_index.get((x + dx, y + dy), -1)
-        self.hex_corner_tri = corner
-        adj: list[set[int]] = [set() for _ in range(self.n_tri)]
-        for h in range(self.n_hex):
-            for c in range(6):
-                a, b = int(corner[h, c]), int(corner[h, (c + 1) % 6])
-                if a >= 0 and b >= 0:
-                    adj[a].add(b)
-                    adj[b].add(a)
-        self.tri_neighbors = [tuple(sorted(s)) for s in adj]
-        gate = np.full((self.n_hex, 6, 2), -1, dtype=np.int16)
-        for h in range(self.n_hex):
-            for d in range(6):
-                if self.hexes.neighbors[h, d] >= 0:
-                    c1, c2 = GATE_CORNERS[d]
-                    gate[h, d] = (corner[h, c1], corner[h, c2])
-        self.gate = gate
+        self.hex_corner_tri = corner = self._corner_triangles()
+        self.tri_neighbors = self._triangle_neighbours(corner)
+        self.gate = self._gates(corner)
         span = self.width - 1
         self.tri_rot180 = np.array([self.tri_index[(span - x, span - y)] for x, y in tris], dtype=np.int16)
         w = self.width
         self.bit_hex = [1 << (y * w + x) for x, y in self.hex_xy]
         self.bit_tri = [1 << (y * w + x) for x, y in tris]
-        right = down = 0
-        for t, (x, y) in enumerate(tris):
-            for u in self.tri_neighbors[t]:
-                ux, uy = tris[u]
-                if (ux, uy) == (x + 1, y):
-                    right |= self.bit_tri[t]
-                elif (ux, uy) == (x, y + 2):
-                    down |= self.bit_tri[t]
-        self.edge_right = right
-        self.edge_down = down
+        self.edge_right, self.edge_down = self._edges()
         # brick bit position -> triangle index (or -1)
         self.brick_to_tri = [-1] * (w * w)
         for t, (x, y) in enumerate(tris):
             self.brick_to_tri[y * w + x] = t
         for arr in (self.hex_corner_tri, self.gate, self.tri_rot180):
             arr.setflags(write=False)
+
+    def _corner_triangles(self) -> np.ndarray:
+        """hex_corner_tri: the triangle at each corner of each hex (or -1)."""
+        corner = np.full((self.n_hex, 6), -1, dtype=np.int16)
+        for h, (x, y) in enumerate(self.hex_xy):
+            for c, (dx, dy) in enumerate(CORNER_OFFSETS):
+                corner[h, c] = self.tri_index.get((x + dx, y + dy), -1)
+        return corner
+
+    def _triangle_neighbours(self, corner: np.ndarray) -> list[tuple[int, ...]]:
+        """Triangles at neighbouring corners of one hex are adjacent."""
+        adjacent: list[set[int]] = [set() for _ in range(self.n_tri)]
+        for h in range(self.n_hex):
+            for c in range(6):
+                a, b = int(corner[h, c]), int(corner[h, (c + 1) % 6])
+                if a >= 0 and b >= 0:
+                    adjacent[a].add(b)
+                    adjacent[b].add(a)
+        return [tuple(sorted(s)) for s in adjacent]
+
+    def _gates(self, corner: np.ndarray) -> np.ndarray:
+        """gate[h, d]: the two triangles between hex h and its neighbour in direction d."""
+        gate = np.full((self.n_hex, 6, 2), -1, dtype=np.int16)
+        for h in range(self.n_hex):
+            for d in range(6):
+                if self.hexes.neighbors[h, d] >= 0:
+                    c1, c2 = GATE_CORNERS[d]
+                    gate[h, d] = (corner[h, c1], corner[h, c2])
+        return gate
+
+    def _edges(self) -> tuple[int, int]:
+        """Bitboards of the triangles whose right (X+1) / lower (Y+2)
+        neighbour is adjacent to them."""
+        right = down = 0
+        for t, (x, y) in enumerate(self.tri_xy):
+            for u in self.tri_neighbors[t]:
+                ux, uy = self.tri_xy[u]
+                if (ux, uy) == (x + 1, y):
+                    right |= self.bit_tri[t]
+                elif (ux, uy) == (x, y + 2):
+                    down |= self.bit_tri[t]
+        return right, down
 
     # --- bitboards ------------------------------------------------------------
     def tri_bits(self, tris) -> int:

@@ -9,57 +9,59 @@ action tile does, and when, is its row of ``action_tiles.ACTION_TILES``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
 from meeplezoo.envs.core.cards import Deck, canonical_shuffle, deal_out
-from meeplezoo.envs.core.fields import Dim, Field, generator_field, saved
-from meeplezoo.envs.core.options import choice, custom, flag, integer
-from meeplezoo.envs.core.positions import (
-    flag_entry,
-    flag_list,
-    integer_entry,
-    integer_list,
-    integer_rows,
-    seat_entry,
-)
+from meeplezoo.envs.core.fields import generated_clone
 from meeplezoo.envs.core.ranking import rank_rewards
 from meeplezoo.envs.core.state import Game, GameInfo, State, derive_rng, make_rng
-from meeplezoo.envs.core.turns import next_seat
 from meeplezoo.envs.gem_mountain import estimate, tiles
-from meeplezoo.envs.gem_mountain.action_tiles import ACTION_TILES, LANTERN_PEEKS, USABLE
+from meeplezoo.envs.gem_mountain.action_tiles import ACTION_TILES, USABLE
+from meeplezoo.envs.gem_mountain.config import (  # noqa: F401 (re-exported: the settings' names)
+    ACTION_LIMITS,
+    MAX_TURNS_BOUND,
+    OPTIONS,
+    PER_TURN,
+    PER_WINDOW,
+    REWARD_MODES,
+    START_TILES,
+    UNLIMITED,
+)
 from meeplezoo.envs.gem_mountain.decisions import (
-    ARROWS,
     CORNERS,
     NOTHING,
     PHASE_NAMES,
     POSITIONS,
     SECTIONS,
-    STEPS_PER_QUARTER_TURN,
     ActionBlocks,
-    GrabKind,
-    Phase,
-    Window,
 )
 from meeplezoo.envs.gem_mountain.estimate import SCORE_DIFF_SCALE
 from meeplezoo.envs.gem_mountain.geometry import POINTED, POSITION_NAMES, geometry
-from meeplezoo.envs.gem_mountain.overrides import check_arrows, check_holdings, check_layout, check_rotations
+from meeplezoo.envs.gem_mountain.moves import (  # noqa: F401 (re-exported: the phases' plain names)
+    EXTRA_GRAB,
+    GRAB,
+    INFO,
+    MAIN_GRAB,
+    NO_WINDOW,
+    POST,
+    POST_WINDOW,
+    PRE,
+    PRE_WINDOW,
+    SECTION,
+    START,
+    SUB_STEP,
+    TUNNEL_GRAB,
+    Moves,
+)
 from meeplezoo.envs.gem_mountain.positions import (
-    MOST_SUB_STEPS,
-    all_peeks,
     check_position,
     content_limits,
-    design_list,
-    highest_target,
-    most_of_a_content,
-    most_tiles,
-    num_cells,
 )
+from meeplezoo.envs.gem_mountain.state_fields import FIELDS, LAYOUT_DIMS
 from meeplezoo.envs.gem_mountain.tiles import (
     CONTENT_NAMES,
-    DESIGN_NAMES,
     GEM_NAMES,
     GEM_VALUES,
     HAS_GEM,
@@ -71,15 +73,6 @@ from meeplezoo.envs.gem_mountain.tiles import (
     SHARDS,
 )
 
-# the phases as plain names: the rules compare them on every step
-PRE, GRAB, SECTION, POST, INFO, SUB_STEP, START = Phase
-NO_WINDOW, PRE_WINDOW, POST_WINDOW = Window
-MAIN_GRAB, EXTRA_GRAB, TUNNEL_GRAB = GrabKind
-START_TILES = ("none", "action", "action_secret", "any", "any_secret")
-ACTION_LIMITS = ("per_window", "per_turn", "unlimited")
-PER_WINDOW, PER_TURN, UNLIMITED = range(len(ACTION_LIMITS))
-REWARD_MODES = ("rank", "score_diff")
-MAX_TURNS_BOUND = 100_000  # a game lasts at most R C turns; the limit only has to be finite
 MASK_CACHE_LIMIT = 20_000  # distinct legal sets kept per game before the cache starts over
 
 
@@ -89,51 +82,13 @@ class GemMountainGame(Game):
     info = GameInfo(
         name="gem_mountain_v0",
         title="Gem Mountain",
-        min_players=2,
-        max_players=5,
-        default_players=2,
+        players=OPTIONS["num_players"],
         hidden_information=True,
         chance=True,
         zero_sum=True,
         rules_page="seeds/gem_mountain.md",
     )
-    options: ClassVar[dict] = {
-        "num_players": integer(2, 2, 5, "seats at the table"),
-        "map_rows": integer(6, 2, 12, "rows of the map"),
-        "map_cols": integer(6, 2, 12, "columns of the map"),
-        "dark_tunnels": flag(False, "module: face-down tiles, Onyx, Lantern and Flare"),
-        "second_arrow": flag(False, "module: a second arrow opposite the first"),
-        "gemshards": flag(False, "module: split tiles, Opal, Turn Stone and Prism"),
-        "golden_actions": flag(False, "module: Thief, Gift, Avalanche, Earthquake, Greed and Twister"),
-        "start_tiles": choice(
-            "none",
-            START_TILES,
-            "a start tile per seat: none, an action tile or any plain tile, public or secret",
-        ),
-        "start_player_chooses_arrow": flag(False, "seat 0 picks the starting corner and gets no start tile"),
-        "action_limit": choice(
-            "per_window", ACTION_LIMITS, "action tiles a turn: one per window, one per turn, or any"
-        ),
-        "max_turns": integer(
-            None, 1, MAX_TURNS_BOUND, "turns before the game is cut short (none: 4 R C)", allow_none=True
-        ),
-        "reward_mode": choice("rank", REWARD_MODES, "rank rewards, or (own - mean of the others) / 20"),
-        "layout_override": custom(
-            None, "test hook: the tile name per cell (None: empty)", "none or a list", check_layout
-        ),
-        "rotation_override": custom(
-            None, "test hook: the rotation 0..3 per cell", "none or a list", check_rotations
-        ),
-        "arrow_override": custom(
-            None, "test hook: the starting position 0..7 per arrow", "none or a list", check_arrows
-        ),
-        "holdings_override": custom(
-            None,
-            'test hook: each seat\'s starting tiles, e.g. `{"Ruby": 2, "secret": "Anchor"}`',
-            "none or a list of dicts",
-            check_holdings,
-        ),
-    }
+    options: ClassVar[dict] = OPTIONS  # envs/gem_mountain/config.py
     _ALL = {"dark_tunnels": True, "second_arrow": True, "gemshards": True, "golden_actions": True}
     test_configs: ClassVar[list[dict]] = [
         {"num_players": 3, **_ALL, "map_rows": 8, "map_cols": 8},
@@ -261,134 +216,17 @@ class GemMountainGame(Game):
     def new_initial_state(self, seed: int | None = None) -> GemMountainState:
         return GemMountainState.new(self, make_rng(seed))
 
-    def state_from_dict(self, data: dict) -> GemMountainState:
+    def _state_from_dict(self, data: dict) -> GemMountainState:
         return GemMountainState.from_dict(self, data)
 
 
-# --- the position dict ----------------------------------------------------------
-def _copied_list(value: list, _context: Any) -> list:
-    return list(value)
-
-
-def _copied_lists(value: list, _context: Any) -> list:
-    return [list(row) for row in value]
-
-
-def _design_names(designs: list[int], _state: Any) -> list[str | None]:
-    return [None if d < 0 else DESIGN_NAMES[d] for d in designs]
-
-
-def _list(name: str, from_json: Callable[[Any, Any], list], shape: tuple, **slot: Any) -> Field:
-    return saved(name, "list", to_json=_copied_list, from_json=from_json, shape=shape, **slot)
-
-
-def _lists(name: str, from_json: Callable[[Any, Any], list], shape: tuple) -> Field:
-    return saved(name, "lists", to_json=_copied_lists, from_json=from_json, shape=shape)
-
-
-def _designs(name: str, length: Callable[[Any], int] | None, dim: str) -> Field:
-    """Tile names per cell (``length`` given: null for an empty cell) or of a pile."""
-    return saved(
-        name, "list", to_json=_design_names, from_json=design_list(length), shape=(dim,), fill=NOTHING
-    )
-
-
-def _flag(name: str) -> Field:
-    return saved(name, from_json=flag_entry(), shape=(), kind="bool")
-
-
-def _number(name: str, from_json: Callable[[Any, Any], int]) -> Field:
-    return saved(name, from_json=from_json, shape=())
-
-
-def seats(game: Any) -> int:
-    return game.num_players
-
-
-def _most_cells() -> int:
-    return _bound("map_rows") * _bound("map_cols")
-
-
-def _bound(option: str) -> int:
-    return GemMountainGame.options[option].high
-
-
-class GemMountainState(State):
+class GemMountainState(Moves, State):
     """One position. Plain Python lists throughout: cheap to copy and to step."""
 
-    # the compiled layout's dimensions: capacities that fit every configuration
-    layout_dims: ClassVar[dict] = {
-        "cells": Dim(_most_cells(), num_cells),
-        "seats": Dim(_bound("num_players"), seats),
-        "arrows": Dim(ARROWS),
-        "pile": Dim(len(tiles.module_pool(dict.fromkeys(tiles.MODULES, True)))),
-        "layers": Dim(_bound("map_rows") + _bound("map_cols") - 1),
-    }
-
-    fields = (
-        # the turn's scalars first: a kernel reads them on every step
-        _number("player", seat_entry()),
-        _number("turn", integer_entry(0, lambda game: game.max_turns)),
-        _number("phase", integer_entry(0, len(Phase) - 1)),
-        _number("window", integer_entry(NO_WINDOW, POST_WINDOW)),
-        # the action kind being resolved, or -1
-        _number("resolving", integer_entry(NOTHING, NUM_ACTION_TYPES - 1)),
-        _number("sub_step", integer_entry(0, MOST_SUB_STEPS - 1)),  # which of its sub-steps is asked
-        _number("chosen_arrow", integer_entry(NOTHING, ARROWS - 1)),  # the arrow it acts on, or -1
-        _number("grabs_owed", integer_entry(0, 1)),  # Greed: grabs still to come after this one
-        _number("grab_kind", integer_entry(0, len(GrabKind) - 1)),
-        _number("lantern_peeks_left", integer_entry(0, LANTERN_PEEKS)),
-        # Turn Stone's cell, or Thief's and Gift's opponent, or -1
-        _number("target", integer_entry(NOTHING, highest_target)),
-        # SECTION: bit s set when section s may be chosen
-        _number("section_choices", integer_entry(0, (1 << SECTIONS) - 1)),
-        _flag("used_before"),  # an action tile used in this turn's PRE window
-        _flag("used_after"),  # ... in its POST window
-        _flag("anchored"),
-        _flag("prism_used"),
-        _flag("prism_active"),  # the next grab takes every section
-        _number("uses_this_window", integer_entry(0, most_tiles)),
-        _flag("over"),
-        _flag("cut_short"),  # the turn limit was reached
-        _list("arrows", integer_list(0, POSITIONS - 1), ("arrows",), fill=NOTHING),  # position 0..7 per arrow
-        # SECTION: the content at each section of the grabbed tile
-        _list("section_contents", integer_list(0, tiles.NUM_CONTENTS - 1, SECTIONS), (SECTIONS,)),
-        # per action kind: tiles gained in the open window
-        _list("taken_this_window", integer_list(0, most_of_a_content, NUM_ACTION_TYPES), (NUM_ACTION_TYPES,)),
-        # per seat, per gem type
-        _lists("gems", integer_rows(0, most_of_a_content, seats, NUM_GEMS), ("seats", NUM_GEMS)),
-        # per seat, per action kind
-        _lists(
-            "action_tiles",
-            integer_rows(0, most_of_a_content, seats, NUM_ACTION_TYPES),
-            ("seats", NUM_ACTION_TYPES),
-        ),
-        # per seat: the secret start tile's content, or -1
-        _list("secret_tiles", integer_list(NOTHING, tiles.NUM_CONTENTS - 1, seats), ("seats",)),
-        # per content: shards every seat has seen
-        _list("seen", integer_list(0, most_of_a_content, tiles.NUM_CONTENTS), (tiles.NUM_CONTENTS,)),
-        generator_field(),
-        _designs("cells", num_cells, "cells"),  # design per cell, -1 once taken
-        _list("rotations", integer_list(0, 3, num_cells), ("cells",)),  # quarter turns per cell
-        # per cell (always true without Dark Tunnels)
-        _list("face_up", flag_list(num_cells), ("cells",), kind="bool"),
-        # per cell: bit p set once seat p has looked at the face-down tile
-        _list("peeks", integer_list(0, all_peeks, num_cells), ("cells",)),
-        _designs("unused", None, "pile"),  # pool tiles not on the map
-        # derived from the map (rebuilt by _recount after a load), copied by clone
-        Field("gem_tiles_left", shape=()),
-        Field("face_down_left", shape=()),
-        # [arrow position][layer]: tiles left in that layer
-        Field("layer_counts", "lists", shape=(POSITIONS, "layers")),
-        Field("_usable_cache"),  # the kinds usable in the open window, or None
-        Field("_mask", "reset"),
-        # what the rules changed, in order, for readers that follow one state
-        # move by move: map cells (tile, rotation, face, peeks) and seats
-        # (gems, action tiles, secret tile). A clone or a loaded position
-        # starts empty logs of its own.
-        Field("changed_cells", "new_list"),
-        Field("changed_seats", "new_list"),
-    )
+    # the compiled layout's dimensions and the attributes, declared in state_fields.py
+    layout_dims: ClassVar[dict] = LAYOUT_DIMS
+    fields = FIELDS
+    clone = generated_clone()  # compiled from ``fields`` when the class is made (envs.core.fields)
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -659,222 +497,6 @@ class GemMountainState(State):
             self._mask = mask
         return self._mask  # read-only: a caller's write raises instead of changing the rules
 
-    # ---------------------------------------------------------------- apply
-    def _is_legal(self, action: int) -> bool:
-        """The cached mask answers without a call when it is fresh."""
-        mask = self._mask
-        if mask is None:
-            mask = self.legal_action_mask()
-        return mask[action]
-
-    def _apply_action(self, action: int) -> None:
-        blocks = self.game.blocks
-        self._mask = self._usable_cache = None
-        phase = self.phase
-        if action == blocks.pass_turn:
-            self._end_turn()
-        elif phase == GRAB:
-            self._grab(action)
-        elif phase == SECTION:
-            self._gain(self.section_contents[action - blocks.section])
-            self._after_grab()
-        elif phase == PRE or phase == POST:
-            if action == blocks.done:
-                self._close_window()
-            else:
-                self._use(action - blocks.use)
-        elif phase == INFO:
-            if self.used_before or self.used_after:
-                self.flip(action)
-            else:
-                self.peek_at(action)
-            self._end_turn()
-        elif phase == START:
-            self._set_first_arrow(action - blocks.position)
-            self._begin_turn()
-        else:
-            tile = ACTION_TILES[self.resolving]
-            tile.sub_steps[self.sub_step].step(self, action)
-
-    # ------------------------------------------------------------ turn flow
-    def _begin_turn(self) -> None:
-        self.used_before = self.used_after = self.anchored = self.prism_used = self.prism_active = False
-        self._open_window(PRE_WINDOW)
-
-    def _open_window(self, window: int) -> None:
-        self.window = window
-        self.taken_this_window = [0] * NUM_ACTION_TYPES
-        self.uses_this_window = 0
-        self._offer_window()
-
-    def _offer_window(self) -> None:
-        game = self.game
-        if game.action_limit == PER_WINDOW and self.uses_this_window:
-            return self._close_window()
-        if game.action_limit == PER_TURN and (self.used_before or self.used_after):
-            return self._close_window()
-        self.phase = PRE if self.window == PRE_WINDOW else POST
-        if not game.secret_start_tiles:
-            usable = self._usable()
-            if not usable:
-                return self._close_window()
-            self._usable_cache = usable  # the mask of this window reuses it
-
-    def _close_window(self) -> None:
-        if self.window == PRE_WINDOW:
-            self.window = NO_WINDOW
-            self.grab_kind, self.grabs_owed = MAIN_GRAB, 0
-            self.phase = GRAB
-        else:
-            self.window = NO_WINDOW
-            if self.game.dark_tunnels and self.face_down_left:
-                self.phase = INFO
-            else:
-                self._end_turn()
-
-    def _end_turn(self) -> None:
-        if not self.anchored:
-            self.arrows = [(p + STEPS_PER_QUARTER_TURN) % POSITIONS for p in self.arrows]
-        self.turn += 1
-        self.player = next_seat(self.player, self.game.num_players)
-        self.resolving, self.sub_step, self.chosen_arrow = NOTHING, 0, NOTHING
-        if self.turn >= self.game.max_turns:
-            self.cut_short = True
-            return
-        self._begin_turn()
-
-    # ---------------------------------------------------------------- the map
-    def remove(self, i: int) -> None:
-        """Take tile i off the map (revealing it if face down)."""
-        d = self.cells[i]
-        for counts, k in zip(self.layer_counts, self.game.geometry.cell_distances[i]):
-            counts[k] -= 1
-        if HAS_GEM[d]:
-            self.gem_tiles_left -= 1
-        if not self.face_up[i]:
-            self.face_down_left -= 1
-            for c in SHARDS[d]:
-                self.seen[c] += 1
-        self.cells[i] = -1
-        self.face_up[i] = True
-        self.peeks[i] = 0
-        self.changed_cells.append(i)
-
-    def flip(self, i: int) -> None:
-        """Turn the face-down tile i face up for everyone."""
-        self.face_up[i] = True
-        self.peeks[i] = 0
-        self.changed_cells.append(i)
-        self.face_down_left -= 1
-        for c in SHARDS[self.cells[i]]:
-            self.seen[c] += 1
-
-    def peek_at(self, i: int) -> None:
-        """The player looks at face-down tile i (which cell is public)."""
-        self.peeks[i] |= 1 << self.player
-        self.changed_cells.append(i)
-
-    def rotate(self, i: int, quarters: int) -> None:
-        """Turn tile i by ``quarters`` quarter turns clockwise."""
-        self.rotations[i] = (self.rotations[i] + quarters) % 4
-        self.changed_cells.append(i)
-
-    def shuffle_map(self) -> None:
-        """Earthquake: the tiles left move over the occupied cells with their
-        face state and rotation; every peek is forgotten."""
-        occupied = [i for i, d in enumerate(self.cells) if d >= 0]
-        order = self.rng.permutation(len(occupied))
-        cells, rotations, face_up = list(self.cells), list(self.rotations), list(self.face_up)
-        for j, source in enumerate(order):
-            self.cells[occupied[j]] = cells[occupied[source]]
-            self.rotations[occupied[j]] = rotations[occupied[source]]
-            self.face_up[occupied[j]] = face_up[occupied[source]]
-        self.peeks = [0] * len(self.cells)
-        self.changed_cells.extend(occupied)
-
-    # ---------------------------------------------------------------- grabs
-    def _grab(self, i: int) -> None:
-        d, rotation = self.cells[i], self.rotations[i]
-        if self.prism_active:
-            self.prism_active = False
-            self.remove(i)
-            for c in SHARDS[d]:
-                self._gain(c)
-            return self._after_grab()
-        if PLAIN[d]:
-            self.remove(i)
-            self._gain(d)  # a plain design's id is its content id
-            return self._after_grab()
-        options = self.grab_options(i, self.grab_kind == TUNNEL_GRAB)
-        self.remove(i)
-        if len(options) == 1:
-            self._gain(next(iter(options)))
-            return self._after_grab()
-        self.section_contents = list(SECTION_CONTENT[d][rotation])
-        self.section_choices = sum(1 << s for s in options.values())
-        self.phase = SECTION
-
-    def _gain_to(self, p: int, content: int) -> None:
-        if content < NUM_GEMS:
-            self.gems[p][content] += 1
-        else:
-            self.action_tiles[p][content - NUM_GEMS] += 1
-        self.changed_seats.append(p)
-
-    def pass_gem(self, giver: int, taker: int, gem: int) -> None:
-        """One gem of ``gem``'s kind goes from seat ``giver`` to seat ``taker``."""
-        self.gems[giver][gem] -= 1
-        self.gems[taker][gem] += 1
-        self.changed_seats += (giver, taker)
-
-    def _gain(self, content: int) -> None:
-        self._gain_to(self.player, content)
-        if content >= NUM_GEMS and self.window != NO_WINDOW:
-            self.taken_this_window[content - NUM_GEMS] += 1
-
-    def _after_grab(self) -> None:
-        self.section_choices = 0
-        if self.gem_tiles_left == 0:
-            self.over = True
-            return
-        if self.grabs_owed:
-            self.grabs_owed -= 1
-            self.phase = GRAB
-            return
-        if self.grab_kind == MAIN_GRAB:
-            return self._open_window(POST_WINDOW)
-        self.finish_action()
-
-    # -------------------------------------------------------------- action tiles
-    def _use(self, kind: int) -> None:
-        """Spend a tile of ``kind`` (a public copy not taken in this window,
-        else the secret one, now revealed) and start its effect."""
-        p = self.player
-        if self.action_tiles[p][kind] - self.taken_this_window[kind] > 0:
-            self.action_tiles[p][kind] -= 1
-        else:
-            self.secret_tiles[p] = NOTHING
-            self.seen[NUM_GEMS + kind] += 1
-        self.changed_seats.append(p)
-        self.uses_this_window += 1
-        if self.window == PRE_WINDOW:
-            self.used_before = True
-        else:
-            self.used_after = True
-        self.resolving, self.sub_step, self.chosen_arrow = kind, 0, NOTHING
-        ACTION_TILES[kind].use(self)
-
-    def finish_action(self) -> None:
-        """The action tile is resolved: back to its window."""
-        self.resolving, self.sub_step, self.chosen_arrow, self.target, self.lantern_peeks_left = (
-            NOTHING,
-            0,
-            NOTHING,
-            NOTHING,
-            0,
-        )
-        self._offer_window()
-
     # --------------------------------------------------------------- scores
     def gem_counts(self, include_secret_of=None) -> list[list[int]]:
         """Gems per seat; secret gems of the seats in include_secret_of are added."""
@@ -924,7 +546,7 @@ class GemMountainState(State):
         n, total = len(scores), sum(scores)
         return np.array([(x - (total - x) / (n - 1)) / SCORE_DIFF_SCALE for x in scores])
 
-    def evaluate(self, viewer: int | None = None) -> np.ndarray:
+    def _evaluate(self, viewer: int | None) -> np.ndarray:
         """Estimated returns of an unfinished position (``returns()`` once over).
 
         With rank rewards, the current scores give a smooth rank estimate

@@ -362,9 +362,28 @@ def _row_leaders(cells, labels, centre0, size) -> list[tuple[float, float, float
 
 
 def _draw_board(cv: Canvas, s, frame: list[int], centre, size: float) -> None:
-    g = s.game
-    geo = g.geo
+    """The cells, stores, bank, sacks and units; ``centre(rel)`` places a cell
+    by its index in the viewer's ``frame``."""
     where = {abs_c: rel for rel, abs_c in enumerate(frame)}
+
+    def at(cell: int) -> tuple[float, float]:
+        return centre(where[cell])
+
+    _draw_cells(cv, s, at, size)
+    _draw_bank(cv, s, at, size)
+    for c, sk in s.sacks.items():
+        total = sum(sk)
+        if total:
+            x, y = at(c)
+            cv.circle(x + size * 0.45, y + size * 0.4, size * 0.42, fill=GOLD, outline=INK)
+            cv.text(x + size * 0.45, y + size * 0.4, str(total), fill=INK, anchor="mm", size=10)
+    _draw_units(cv, s, at, size)
+
+
+def _cell_fills(s) -> list:
+    """Each cell's colour: territories, bases and homes in their seat's
+    colour, the neutral border, the bank open or closed."""
+    geo = s.game.geo
     fill = [WHITE] * geo.num_cells
     for p in range(NUM_SEATS):
         col = seat_color(p)
@@ -375,15 +394,25 @@ def _draw_board(cv: Canvas, s, frame: list[int], centre, size: float) -> None:
         fill[geo.homes[p]] = col
     for c in geo.neutral_border:
         fill[c] = RIM
-    broken = s.bank_broken(s.acting_seat)
-    fill[geo.bank] = BANK_OPEN if broken else BANK_CLOSED
-    for c in range(geo.num_cells):
-        x, y = centre(where[c])
+    fill[geo.bank] = BANK_OPEN if s.bank_broken(s.acting_seat) else BANK_CLOSED
+    return fill
+
+
+def _draw_cells(cv: Canvas, s, at, size: float) -> None:
+    fill = _cell_fills(s)
+    for c in range(s.game.geo.num_cells):
+        x, y = at(c)
         cv.hexagon(x, y, size, fill=fill[c], outline=GREY)
     for c in s.stores:
-        x, y = centre(where[c])
+        x, y = at(c)
         cv.hexagon(x, y, size * 0.8, fill=None, outline=STORE_EDGE, width=2)
-    x, y = centre(where[geo.bank])
+
+
+def _draw_bank(cv: Canvas, s, at, size: float) -> None:
+    """The bank's damage so far, or a $ once it is broken."""
+    g = s.game
+    broken = s.bank_broken(s.acting_seat)
+    x, y = at(g.geo.bank)
     dmg = s.bank_damage[s.acting_seat if g.per_player_bank else 0]
     cv.text(
         x,
@@ -393,20 +422,19 @@ def _draw_board(cv: Canvas, s, frame: list[int], centre, size: float) -> None:
         anchor="mm",
         size=LABEL_SIZE - 1,
     )
-    for c, sk in s.sacks.items():
-        total = sum(sk)
-        if total:
-            x, y = centre(where[c])
-            cv.circle(x + size * 0.45, y + size * 0.4, size * 0.42, fill=GOLD, outline=INK)
-            cv.text(x + size * 0.45, y + size * 0.4, str(total), fill=INK, anchor="mm", size=10)
+
+
+def _draw_units(cv: Canvas, s, at, size: float) -> None:
+    """Each unit on the board, side by side at home, struck through when
+    incapacitated, with the sack it carries."""
     at_home = [0] * NUM_SEATS
     for u in range(NUM_UNITS):
         st = s.unit_status[u]
         if st not in (ACTIVE, INCAPACITATED):
             continue
         p = u // GANG_SIZE
-        x, y = centre(where[s.unit_cell[u]])
-        if st == INCAPACITATED or s.unit_cell[u] == geo.homes[p]:
+        x, y = at(s.unit_cell[u])
+        if st == INCAPACITATED or s.unit_cell[u] == s.game.geo.homes[p]:
             k = at_home[p]
             at_home[p] += 1
             x += (k - 1) * size * 0.55

@@ -46,8 +46,9 @@ from meeplezoo.envs.princes_of_amber.frames import (
     Will,
 )
 
-State = Any  # an AmberState (rules.py imports this module, not the reverse)
+State = Any  # an AmberState (state.py imports this module, not the reverse)
 PRINCES = range(NUM_PRINCES)
+FURY_BONUS = 5  # what one Emotional Fury adds to its side's Will total
 
 
 class Timing(IntEnum):
@@ -95,311 +96,330 @@ class ActRule:
 
 
 # ---- prince targets ------------------------------------------------------------------------
-def free_enemies(s: State, p: int, _losing=None) -> list[int]:
-    """Free princes p does not control."""
-    alive, cap, ctrl = s.alive, s.captured, s.controller
-    return [i for i in PRINCES if alive[i] and not cap[i] and ctrl[i] != p]
+def free_enemies(state: State, player: int, _losing=None) -> list[int]:
+    """Free princes the player does not control."""
+    alive, cap, ctrl = state.alive, state.captured, state.controller
+    return [i for i in PRINCES if alive[i] and not cap[i] and ctrl[i] != player]
 
 
-def free_rivals(s: State, p: int, _losing=None) -> list[int]:
+def free_rivals(state: State, player: int, _losing=None) -> list[int]:
     """Free princes another player controls."""
-    alive, cap, ctrl = s.alive, s.captured, s.controller
-    return [i for i in PRINCES if alive[i] and not cap[i] and ctrl[i] >= 0 and ctrl[i] != p]
+    alive, cap, ctrl = state.alive, state.captured, state.controller
+    return [i for i in PRINCES if alive[i] and not cap[i] and ctrl[i] >= 0 and ctrl[i] != player]
 
 
-def dominable(s: State, p: int, _losing=None) -> list[int]:
-    """Free exiles p does not control that are no player's own prince."""
-    alive, cap, ctrl, role, own = s.alive, s.captured, s.controller, s.role, s.player_prince
+def dominable(state: State, player: int, _losing=None) -> list[int]:
+    """Free exiles the player does not control that are no player's own prince."""
+    alive, cap, ctrl, role, own = (
+        state.alive,
+        state.captured,
+        state.controller,
+        state.role,
+        state.player_prince,
+    )
     return [
         i
         for i in PRINCES
         if alive[i]
         and not cap[i]
-        and ctrl[i] != p
+        and ctrl[i] != player
         and role[i] == EXILE
         and not (ctrl[i] >= 0 and own[ctrl[i]] == i)
     ]
 
 
-def neutral_exiles(s: State, p: int, _losing=None) -> list[int]:
-    alive, ctrl, role = s.alive, s.controller, s.role
+def neutral_exiles(state: State, player: int, _losing=None) -> list[int]:
+    alive, ctrl, role = state.alive, state.controller, state.role
     return [i for i in PRINCES if alive[i] and ctrl[i] < 0 and role[i] == EXILE]
 
 
-def rival_allies(s: State, p: int, _losing=None) -> list[int]:
+def rival_allies(state: State, player: int, _losing=None) -> list[int]:
     """Princes another player won over (not his own prince)."""
-    alive, ctrl, own = s.alive, s.controller, s.player_prince
-    return [i for i in PRINCES if alive[i] and ctrl[i] >= 0 and ctrl[i] != p and own[ctrl[i]] != i]
+    alive, ctrl, own = state.alive, state.controller, state.player_prince
+    return [i for i in PRINCES if alive[i] and ctrl[i] >= 0 and ctrl[i] != player and own[ctrl[i]] != i]
 
 
-def intrigue_targets(s: State, p: int, _losing=None) -> list[int]:
+def intrigue_targets(state: State, player: int, _losing=None) -> list[int]:
     """Neutral exiles (to win over) and rival allies (to turn neutral)."""
-    alive, ctrl, role, own = s.alive, s.controller, s.role, s.player_prince
+    alive, ctrl, role, own = state.alive, state.controller, state.role, state.player_prince
     return [
         i
         for i in PRINCES
         if alive[i]
-        and ((ctrl[i] < 0 and role[i] == EXILE) or (ctrl[i] >= 0 and ctrl[i] != p and own[ctrl[i]] != i))
+        and ((ctrl[i] < 0 and role[i] == EXILE) or (ctrl[i] >= 0 and ctrl[i] != player and own[ctrl[i]] != i))
     ]
 
 
-def own_captives(s: State, p: int, _losing=None) -> list[int]:
-    alive, cap, ctrl = s.alive, s.captured, s.controller
-    return [i for i in PRINCES if alive[i] and cap[i] and ctrl[i] == p]
+def own_captives(state: State, player: int, _losing=None) -> list[int]:
+    alive, cap, ctrl = state.alive, state.captured, state.controller
+    return [i for i in PRINCES if alive[i] and cap[i] and ctrl[i] == player]
 
 
-def rival_exiles(s: State, p: int, _losing=None) -> list[int]:
-    alive, ctrl, role = s.alive, s.controller, s.role
-    return [i for i in PRINCES if alive[i] and role[i] == EXILE and ctrl[i] >= 0 and ctrl[i] != p]
+def rival_exiles(state: State, player: int, _losing=None) -> list[int]:
+    alive, ctrl, role = state.alive, state.controller, state.role
+    return [i for i in PRINCES if alive[i] and role[i] == EXILE and ctrl[i] >= 0 and ctrl[i] != player]
 
 
-def losing_side(s: State, p: int, losing) -> list[int]:
-    """Free princes of a lost war's losing side that p does not control."""
-    alive, cap, ctrl = s.alive, s.captured, s.controller
-    return [i for i in losing if alive[i] and not cap[i] and ctrl[i] != p]
+def losing_side(state: State, player: int, losing) -> list[int]:
+    """Free princes of a lost war's losing side that the player does not control."""
+    alive, cap, ctrl = state.alive, state.captured, state.controller
+    return [i for i in losing if alive[i] and not cap[i] and ctrl[i] != player]
 
 
 # ---- player targets -------------------------------------------------------------------------
-def opponents(s: State, p: int, _losing=None) -> list[int]:
-    return s.opponents(p)
+def opponents(state: State, player: int, _losing=None) -> list[int]:
+    return state.opponents(player)
 
 
-def exiled_opponents(s: State, p: int, _losing=None) -> list[int]:
+def exiled_opponents(state: State, player: int, _losing=None) -> list[int]:
     """Opponents whose own prince is alive and in exile."""
-    own, alive, role = s.player_prince, s.alive, s.role
-    return [o for o in s.opponents(p) if own[o] >= 0 and alive[own[o]] and role[own[o]] == EXILE]
+    own, alive, role = state.player_prince, state.alive, state.role
+    return [
+        other
+        for other in state.opponents(player)
+        if own[other] >= 0 and alive[own[other]] and role[own[other]] == EXILE
+    ]
 
 
 # ---- when an act may be played -----------------------------------------------------------------
-def can_conquer(s: State, p: int, a: int) -> bool:
-    """A free exile with armies, while p's own prince is free and p does not hold Amber."""
-    own = s.player_prince[p]
-    return s.free(a) and s.role[a] == EXILE and s.armies[a] >= 1 and own >= 0 and s.free(own) and s.amber != p
+def can_conquer(state: State, player: int, prince: int) -> bool:
+    """A free exile with armies, while the player's own prince is free and he does not hold Amber."""
+    own = state.player_prince[player]
+    return (
+        state.free(prince)
+        and state.role[prince] == EXILE
+        and state.armies[prince] >= 1
+        and own >= 0
+        and state.free(own)
+        and state.amber != player
+    )
 
 
-def deck_has_cards(s: State, p: int, a: int) -> bool:
-    return bool(s.deck.draw_pile) or bool(s.deck.discard)
+def deck_has_cards(state: State, player: int, prince: int) -> bool:
+    return bool(state.deck.draw_pile) or bool(state.deck.discard)
 
 
-def rival_holds_amber(s: State, p: int, a: int) -> bool:
-    return s.amber >= 0 and s.amber != p and bool(s.in_game[s.amber])
+def rival_holds_amber(state: State, player: int, prince: int) -> bool:
+    return state.amber >= 0 and state.amber != player and bool(state.in_game[state.amber])
 
 
-def is_wounded(s: State, p: int, a: int) -> bool:
-    return s.hits[a] < s.attributes[a][0]
+def is_wounded(state: State, player: int, prince: int) -> bool:
+    return state.hits[prince] < state.attributes[prince][0]
 
 
 # ---- effects of acts ----------------------------------------------------------------------------
-def start_fight(s: State, p: int, a: int, t: int) -> None:
-    s.stack.append(Fight(p, a, t, s.controller[t]))
+def start_fight(state: State, player: int, prince: int, target: int) -> None:
+    state.stack.append(Fight(player, prince, target, state.controller[target]))
 
 
-def start_will(s: State, p: int, a: int, t: int) -> None:
-    s.stack.append(Will(p, a, t, s.controller[t], s.pending_act))
+def start_will(state: State, player: int, prince: int, target: int) -> None:
+    state.stack.append(Will(player, prince, target, state.controller[target], state.pending_act))
 
 
-def start_war(s: State, p: int, a: int, t: int) -> None:
-    lords = [i for i in PRINCES if s.role[i] != EXILE and s.free(i)]
-    s.war = War(p, a, s.amber, lords=lords)
-    s.stack.append(WarStep(p, a))
+def start_war(state: State, player: int, prince: int, target: int) -> None:
+    lords = [i for i in PRINCES if state.role[i] != EXILE and state.free(i)]
+    state.war = War(player, prince, state.amber, lords=lords)
+    state.stack.append(WarStep(player, prince))
 
 
-def wound(s: State, p: int, a: int, t: int) -> None:
-    s.stack.append(Damage(t, p, s.d6()))
+def wound(state: State, player: int, prince: int, target: int) -> None:
+    state.stack.append(Damage(target, player, state.d6()))
 
 
-def win_over(s: State, p: int, a: int, t: int) -> None:
-    s.controller[t] = p
+def win_over(state: State, player: int, prince: int, target: int) -> None:
+    state.controller[target] = player
 
 
-def turn_neutral(s: State, p: int, a: int, t: int) -> None:
-    s.controller[t] = -1
+def turn_neutral(state: State, player: int, prince: int, target: int) -> None:
+    state.controller[target] = -1
 
 
-def discard_to(s: State, player: int, count: int) -> None:
+def discard_to(state: State, player: int, count: int) -> None:
     """``player`` discards ``count`` cards of his choice (fewer if his hand is smaller)."""
-    if s.hands[player]:
-        s.stack.append(EffectDiscard(player, min(count, len(s.hands[player]))))
+    if state.hands[player]:
+        state.stack.append(EffectDiscard(player, min(count, len(state.hands[player]))))
 
 
-def walk_the_pattern(s: State, p: int, a: int, t: int) -> None:
-    s.draw(p, 3)
-    discard_to(s, p, 2)
+def walk_the_pattern(state: State, player: int, prince: int, target: int) -> None:
+    state.draw(player, 3)
+    discard_to(state, player, 2)
 
 
-def look_ahead(s: State, p: int, a: int, t: int) -> None:
-    s.peek(p, 7)
+def look_ahead(state: State, player: int, prince: int, target: int) -> None:
+    state.peek(player, 7)
 
 
-def gossip(s: State, p: int, a: int, t: int) -> None:
-    s.reveal_hand(p, t)
+def gossip(state: State, player: int, prince: int, target: int) -> None:
+    state.reveal_hand(player, target)
 
 
-def free_prisoner(s: State, p: int, a: int, t: int) -> None:
-    s.escape(t)
+def free_prisoner(state: State, player: int, prince: int, target: int) -> None:
+    state.escape(target)
 
 
-def exile_discard(s: State, p: int, a: int, t: int) -> None:
-    discard_to(s, t, 3)
+def exile_discard(state: State, player: int, prince: int, target: int) -> None:
+    discard_to(state, target, 3)
 
 
-def distractions(s: State, p: int, a: int, t: int) -> None:
-    discard_to(s, s.amber, 3)
+def distractions(state: State, player: int, prince: int, target: int) -> None:
+    discard_to(state, state.amber, 3)
 
 
-def amnesia(s: State, p: int, a: int, t: int) -> None:
-    s.amnesia[t] = max(s.amnesia[t], s.d6())
+def amnesia(state: State, player: int, prince: int, target: int) -> None:
+    state.amnesia[target] = max(state.amnesia[target], state.d6())
 
 
-def blessing(s: State, p: int, a: int, t: int) -> None:
-    s.extra_turns[p] += 1
+def blessing(state: State, player: int, prince: int, target: int) -> None:
+    state.extra_turns[player] += 1
 
 
-def take_prisoner(s: State, p: int, a: int, t: int) -> None:
-    s.stack.append(Capture(t, p))
+def take_prisoner(state: State, player: int, prince: int, target: int) -> None:
+    state.stack.append(Capture(target, player))
 
 
-def bide(s: State, p: int, a: int, t: int) -> None:
-    s.draw(p)
+def bide(state: State, player: int, prince: int, target: int) -> None:
+    state.draw(player)
 
 
-def recuperate(s: State, p: int, a: int, t: int) -> None:
-    s.hits[a] = min(s.attributes[a][0], s.hits[a] + s.d6())
+def recuperate(state: State, player: int, prince: int, target: int) -> None:
+    state.hits[prince] = min(state.attributes[prince][0], state.hits[prince] + state.d6())
 
 
-def fortune(s: State, p: int, a: int, t: int) -> None:
-    if not s.deck.draw_pile and s.deck.discard:
-        s.reshuffle()
-    s.peek(p, s.d6())
+def fortune(state: State, player: int, prince: int, target: int) -> None:
+    if not state.deck.draw_pile and state.deck.discard:
+        state.reshuffle()
+    state.peek(player, state.d6())
 
 
-def intrigue(s: State, p: int, a: int, t: int) -> None:
-    if s.d6() >= 5:
-        s.controller[t] = p if s.controller[t] < 0 else -1
+def intrigue(state: State, player: int, prince: int, target: int) -> None:
+    if state.d6() >= 5:
+        state.controller[target] = player if state.controller[target] < 0 else -1
 
 
-def raise_army(s: State, p: int, a: int, t: int) -> None:
-    x = s.d6()
-    if s.role[a] == EXILE:
-        s.armies[a] += x
+def raise_army(state: State, player: int, prince: int, target: int) -> None:
+    raised = state.d6()
+    if state.role[prince] == EXILE:
+        state.armies[prince] += raised
     else:
-        s.garrison += x
+        state.garrison += raised
 
 
-def escape_roll(s: State, p: int, a: int, t: int) -> None:
-    if s.d6() >= 5:
-        s.escape(a)
+def escape_roll(state: State, player: int, prince: int, target: int) -> None:
+    if state.d6() >= 5:
+        state.escape(prince)
 
 
-def walls_of_amber(s: State, p: int, a: int, t: int) -> None:
-    s.war.walls_bonus += s.d6()
+def walls_of_amber(state: State, player: int, prince: int, target: int) -> None:
+    state.war.walls_bonus += state.d6()
 
 
-def army_loss(s: State, p: int, a: int, t: int) -> None:
-    a = s.war.prince
-    s.armies[a] = max(0, s.armies[a] - s.d6())
+def army_loss(state: State, player: int, prince: int, target: int) -> None:
+    """A blocking card: the attacking prince of the war loses a die of armies."""
+    attacker = state.war.prince
+    state.armies[attacker] = max(0, state.armies[attacker] - state.d6())
 
 
 # ---- won Will contests ---------------------------------------------------------------------------
-def hold_target(s: State, f: Will) -> None:
-    s.psychic_hold[f.target] = 1
+def hold_target(state: State, contest: Will) -> None:
+    state.psychic_hold[contest.target] = 1
 
 
-def contest_of_wills(s: State, f: Will) -> None:
-    tc = f.target_controller
-    if tc >= 0 and s.in_game[tc]:
-        discard_to(s, tc, 3)
+def contest_of_wills(state: State, contest: Will) -> None:
+    target_controller = contest.target_controller
+    if target_controller >= 0 and state.in_game[target_controller]:
+        discard_to(state, target_controller, 3)
 
 
-def dominate(s: State, f: Will) -> None:
-    s.controller[f.target] = f.player
+def dominate(state: State, contest: Will) -> None:
+    state.controller[contest.target] = contest.player
 
 
-def psychic_attack(s: State, f: Will) -> None:
-    s.stack.append(Damage(f.target, f.player, s.d6()))
+def psychic_attack(state: State, contest: Will) -> None:
+    state.stack.append(Damage(contest.target, contest.player, state.d6()))
 
 
-def probe_mind(s: State, f: Will) -> None:
-    tc = f.target_controller
-    if tc >= 0 and s.in_game[tc]:
-        s.reveal_hand(f.player, tc)
+def probe_mind(state: State, contest: Will) -> None:
+    target_controller = contest.target_controller
+    if target_controller >= 0 and state.in_game[target_controller]:
+        state.reveal_hand(contest.player, target_controller)
 
 
 # ---- responses: which window they fit, what playing them does -----------------------------------
-def against_fight(s: State, f) -> bool:
-    return f.against == Contest.FIGHT
+def against_fight(state: State, frame) -> bool:
+    return frame.against == Contest.FIGHT
 
 
-def against_fight_on_exile(s: State, f) -> bool:
-    return f.against == Contest.FIGHT and s.role[f.prince] == EXILE
+def against_fight_on_exile(state: State, frame) -> bool:
+    return frame.against == Contest.FIGHT and state.role[frame.prince] == EXILE
 
 
-def against_fight_on_lord(s: State, f) -> bool:
-    return f.against == Contest.FIGHT and s.role[f.prince] != EXILE
+def against_fight_on_lord(state: State, frame) -> bool:
+    return frame.against == Contest.FIGHT and state.role[frame.prince] != EXILE
 
 
-def against_will(s: State, f) -> bool:
-    return f.against == Contest.WILL
+def against_will(state: State, frame) -> bool:
+    return frame.against == Contest.WILL
 
 
-def against_war(s: State, f) -> bool:
-    return f.against == Contest.WAR
+def against_war(state: State, frame) -> bool:
+    return frame.against == Contest.WAR
 
 
-def victim_is_an_ally(s: State, f) -> bool:
+def victim_is_an_ally(state: State, frame) -> bool:
     """Show Mercy: the wounded prince is another player's ally, not his own prince."""
-    c = s.controller[f.victim]
-    return c >= 0 and c != f.player and s.player_prince[c] != f.victim
+    owner = state.controller[frame.victim]
+    return owner >= 0 and owner != frame.player and state.player_prince[owner] != frame.victim
 
 
-def negate_parent(s: State, f, card: int) -> None:
+def negate_parent(state: State, frame, card: int) -> None:
     """The window closes and the act below it is negated."""
-    s.stack.pop()
-    s.stack[-1].negated = True
+    state.stack.pop()
+    state.stack[-1].negated = True
 
 
-def block_the_attack(s: State, f, card: int) -> None:
+def block_the_attack(state: State, frame, card: int) -> None:
     """The block waits below a Shadow Mastery window; the Block window stays open."""
-    s.stack.append(BlockEffect(card))
-    s.stack.append(ShadowMastery(s.war.player))
+    state.stack.append(BlockEffect(card))
+    state.stack.append(ShadowMastery(state.war.player))
 
 
-def add_shadow_armies(s: State, f, card: int) -> None:
-    s.war.shadow_bonus += s.d6()
+def add_shadow_armies(state: State, frame, card: int) -> None:
+    state.war.shadow_bonus += state.d6()
 
 
-def aim_at_losing_side(s: State, f, card: int) -> None:
-    s.pending_act = card
-    s.stack.append(TargetPrince(f.player, -1, card, f.losing))
+def aim_at_losing_side(state: State, frame, card: int) -> None:
+    state.pending_act = card
+    state.stack.append(TargetPrince(frame.player, -1, card, frame.losing))
 
 
-def add_fury(s: State, f, card: int) -> None:
-    contest = s.stack[-2]
-    if f.player == contest.player:
-        contest.attacker_fury += 5
+def add_fury(state: State, frame, card: int) -> None:
+    """Emotional Fury: +FURY_BONUS to the player's side of the Will contest below the window."""
+    contest = state.stack[-2]
+    if frame.player == contest.player:
+        contest.attacker_fury += FURY_BONUS
     else:
-        contest.defender_fury += 5
-    s.advance_queue(f)
+        contest.defender_fury += FURY_BONUS
+    state.advance_queue(frame)
 
 
-def capture_victim(s: State, f, card: int) -> None:
-    s.stack.pop()
-    s.stack.append(Capture(f.victim, f.player))
+def capture_victim(state: State, frame, card: int) -> None:
+    state.stack.pop()
+    state.stack.append(Capture(frame.victim, frame.player))
 
 
-def show_mercy(s: State, f, card: int) -> None:
-    s.stack.pop()
-    s.controller[f.victim] = -1
+def show_mercy(state: State, frame, card: int) -> None:
+    state.stack.pop()
+    state.controller[frame.victim] = -1
 
 
-def capture_attacker(s: State, f, card: int) -> None:
-    s.stack.pop()
-    s.stack.append(Capture(f.prince, f.player))
+def capture_attacker(state: State, frame, card: int) -> None:
+    state.stack.pop()
+    state.stack.append(Capture(frame.prince, frame.player))
 
 
-def survive(s: State, f, card: int) -> None:
-    s.stack.pop()
-    s.stack[-1].not_really_dead = True
+def survive(state: State, frame, card: int) -> None:
+    state.stack.pop()
+    state.stack[-1].not_really_dead = True
 
 
 # ---- the table -------------------------------------------------------------------------------------
@@ -516,29 +536,29 @@ for _rule in RULES:
 del _rule
 
 
-def playable(s: State, p: int, a: int, code: int) -> bool:
-    """Whether act ``code`` may be played now by p with acting prince a (-1: a free card)."""
+def playable(state: State, player: int, prince: int, code: int) -> bool:
+    """Whether act ``code`` may be played now by ``player`` with acting ``prince`` (-1: a free card)."""
     rule = RULES[code]
-    if rule.playable is not None and not rule.playable(s, p, a):
+    if rule.playable is not None and not rule.playable(state, player, prince):
         return False
     if rule.targets is not None and rule.timing != RESPONSE:
-        return bool(rule.targets(s, p, None))
+        return bool(rule.targets(state, player, None))
     return True
 
 
-def answers(s: State, f) -> list[int]:
-    """The card kinds that may answer the window frame ``f`` (held or not)."""
-    return [code for code, fits in RESPONSES[f.phase] if fits is None or fits(s, f)]
+def answers(state: State, frame) -> list[int]:
+    """The card kinds that may answer the window ``frame`` (held or not)."""
+    return [code for code, fits in RESPONSES[frame.phase] if fits is None or fits(state, frame)]
 
 
-def action_name(a: int) -> str:
+def action_name(action: int) -> str:
     """Static words for an action index (the same in every position)."""
-    if a < A_PLAYER + 1:
-        return "prince " + PRINCE_NAMES[a].lower()
-    if a < A_CARD:
-        return f"player +{a - A_PLAYER}"
-    if a < A_NONCARD:
-        return RULES[a - A_CARD].name
-    if a < A_END:
-        return RULES[NONCARD_BASE + a - A_NONCARD].name
-    return ("end phase", "pass", "support")[a - A_END]
+    if action < A_PLAYER + 1:
+        return "prince " + PRINCE_NAMES[action].lower()
+    if action < A_CARD:
+        return f"player +{action - A_PLAYER}"
+    if action < A_NONCARD:
+        return RULES[action - A_CARD].name
+    if action < A_END:
+        return RULES[NONCARD_BASE + action - A_NONCARD].name
+    return ("end phase", "pass", "support")[action - A_END]

@@ -1,6 +1,6 @@
 """The frames of the resolution stack, and the war record, as small records.
 
-Resolution runs on an explicit stack of frames (see ``rules.py``). Each
+Resolution runs on an explicit stack of frames (see ``state.py``). Each
 frame kind is a slotted dataclass with whole-word fields; ``name`` is the
 kind's word in the position dict and in ``phase_name``, and decision frames
 carry the ``phase`` the observation one-hots. The stack is copied on every
@@ -11,11 +11,51 @@ shallow copy: the lists a frame holds are replaced, never edited in place).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from enum import IntEnum
 from typing import Any, ClassVar
+
+import numpy as np
 
 from meeplezoo.envs.princes_of_amber.cards import Phase
 
 FRAME_TYPES: dict[str, type] = {}
+
+
+# ---- the steps of the automatic frames ----------------------------------------------
+# An automatic frame that waits on windows keeps the step it runs next; the
+# integers are the ``step`` entry of the position dict.
+class FightStep(IntEnum):
+    OFFER_NEGATE = 0  # the target's controller may negate the Fight
+    CONTEST = 1  # unless negated: the contest, then damage to the loser
+    CALL_GUARDS = 2  # the attacked player may call the guards on the attacker
+
+
+class WillStep(IntEnum):
+    OFFER_NEGATE = 0  # the target's controller may break contact
+    FURY = 1  # unless negated: each side may add Emotional Fury
+    CONTEST = 2  # the contest; the card's effect if the attacker wins
+    CALL_GUARDS = 3  # the attacked player may call the guards on the attacker
+
+
+class WarStage(IntEnum):
+    OFFER_NEGATE = 0  # the defender may block the way
+    BLOCK = 1  # unless negated: the defender may weaken the attack
+    ARMIES = 2  # the attacker may add Shadow Armies, the others support him
+    BATTLE = 3  # the battle and its outcome
+
+
+class DeathStep(IntEnum):
+    OFFER_SURVIVAL = 0  # each player in turn may play Not really Dead
+    RESOLVE = 1  # the prince dies (or is restored), then succession and the throne
+
+
+class CaptureStep(IntEnum):
+    OFFER_NEGATE = 0  # the victim's controller may negate the capture
+    RESOLVE = 1  # unless negated: the victim is taken prisoner
+
+
+STEP_KINDS = (FightStep, WillStep, WarStage, DeathStep, CaptureStep)
+LAST_STEP = int(max(max(kind) for kind in STEP_KINDS))  # the last step of the longest frame
 
 
 def _compile_copy(cls: type) -> None:
@@ -29,8 +69,15 @@ def _compile_copy(cls: type) -> None:
     cls.copy = namespace["copy"]
 
 
-def _plain(value: Any) -> Any:
-    return [_plain(item) for item in value] if isinstance(value, (list, tuple)) else value
+def plain(value: Any, _context: Any = None) -> Any:
+    """Lists as plain, independent lists, and a step or a numpy integer as a
+    Python int: the position dict holds JSON data (``_context``: the state,
+    when this is a field's writer)."""
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    if isinstance(value, (IntEnum, np.integer)):
+        return int(value)
+    return value
 
 
 def record(cls: type) -> type:
@@ -64,7 +111,7 @@ class Frame:
     def to_dict(self) -> dict:
         data = {"frame": self.name}
         for item in fields(self):
-            data[item.name] = _plain(getattr(self, item.name))
+            data[item.name] = plain(getattr(self, item.name))
         return data
 
 
@@ -73,7 +120,7 @@ def frame_from_dict(data: dict) -> Frame:
     kind = FRAME_TYPES.get(data.get("frame"))
     if kind is None:
         raise ValueError(f"princes_of_amber_v1: unknown stack frame {data.get('frame')!r}")
-    return kind(**{key: _plain(value) for key, value in data.items() if key != "frame"})
+    return kind(**{key: plain(value) for key, value in data.items() if key != "frame"})
 
 
 # ---- the turn ---------------------------------------------------------------------
@@ -142,7 +189,7 @@ class Fight(Frame):
     prince: int
     target: int
     target_controller: int
-    step: int = 0
+    step: int = FightStep.OFFER_NEGATE
     negated: bool = False
 
 
@@ -155,7 +202,7 @@ class Will(Frame):
     target: int
     target_controller: int
     card: int
-    step: int = 0
+    step: int = WillStep.OFFER_NEGATE
     negated: bool = False
     attacker_fury: int = 0
     defender_fury: int = 0
@@ -167,7 +214,7 @@ class WarStep(Frame):
 
     player: int
     prince: int
-    step: int = 0
+    step: int = WarStage.OFFER_NEGATE
     negated: bool = False
 
 
@@ -258,7 +305,7 @@ class DeathSequence(Frame):
 
     victim: int
     causer: int
-    step: int = 0
+    step: int = DeathStep.OFFER_SURVIVAL
     not_really_dead: bool = False
 
 
@@ -276,7 +323,7 @@ class Capture(Frame):
 
     victim: int
     captor: int
-    step: int = 0
+    step: int = CaptureStep.OFFER_NEGATE
     negated: bool = False
 
 
@@ -357,8 +404,8 @@ class War:
     losing: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {item.name: _plain(getattr(self, item.name)) for item in fields(self)}
+        return {item.name: plain(getattr(self, item.name)) for item in fields(self)}
 
     @classmethod
     def from_dict(cls, data: dict) -> War:
-        return cls(**{key: _plain(value) for key, value in data.items()})
+        return cls(**{key: plain(value) for key, value in data.items()})

@@ -1,6 +1,6 @@
 """Checks for a Princes of Amber position dict handed in from outside.
 
-``rules.AmberState.fields`` reads each entry through a converter here (type,
+``state.AmberState.fields`` reads each entry through a converter here (type,
 length, range); :func:`check_position` then enforces the rules that tie the
 entries together: every Fate card exactly once across the draw pile, the
 discard and the hands, seats and princes in range, one holder per post, a
@@ -28,10 +28,9 @@ from meeplezoo.envs.core.positions import (
 )
 from meeplezoo.envs.princes_of_amber.acts import RULES, Contest
 from meeplezoo.envs.princes_of_amber.cards import EXILE, NUM_ACTIONS, NUM_KINDS, NUM_PRINCES, PRINCE_TABLE
-from meeplezoo.envs.princes_of_amber.frames import FRAME_TYPES, Frame, War
+from meeplezoo.envs.princes_of_amber.frames import FRAME_TYPES, LAST_STEP, Frame, War
 
 LARGE = 10**6  # bound on counters the rules never cap (armies, garrison, extra turns, contest totals)
-MAX_STEP = 3  # the last step of the longest automatic frame (a Will contest, a war)
 NUM_ACTS = len(RULES)
 NAME = "princes_of_amber_v1"
 
@@ -163,7 +162,7 @@ RECORD_FIELDS: dict[str, Callable[[Any, Any], Any]] = {
     "act": _counter(NUM_ACTS - 1),
     "card": _counter(NUM_KINDS - 1),
     "against": lambda value, game: as_integer(value, Contest.FIGHT, Contest.WAR),
-    "step": _counter(MAX_STEP),
+    "step": _counter(LAST_STEP),
     "negated": flag_entry(),
     "not_really_dead": flag_entry(),
     "attacker_fury": _counter(LARGE),
@@ -224,122 +223,124 @@ def war_entry(value: Any, game: Any) -> War | None:
 
 
 # ---- the rules between entries ---------------------------------------------------------
-def check_position(s: Any) -> None:
+def check_position(state: Any) -> None:
     """Raise PositionError naming the first rule the loaded state ``s`` breaks."""
-    game, n = s.game, s.num_players
-    _check_cards(s, game, n)
-    _check_princes(s, n)
-    _check_players(s, game, n)
-    _check_decision(s)
+    game, num_players = state.game, state.num_players
+    _check_cards(state, game, num_players)
+    _check_princes(state, num_players)
+    _check_players(state, game, num_players)
+    _check_decision(state)
 
 
-def _check_cards(s: Any, game: Any, n: int) -> None:
-    zones = {"draw_pile": s.deck.draw_pile, "discard": s.deck.discard}
-    zones.update({f"hand {p}": s.hands[p] for p in range(n)})
+def _check_cards(state: Any, game: Any, num_players: int) -> None:
+    zones = {"draw_pile": state.deck.draw_pile, "discard": state.deck.discard}
+    zones.update({f"hand {p}": state.hands[p] for p in range(num_players)})
     check_conservation(zones, range(game.num_cards), "card")
-    pile, card_kind = s.deck.draw_pile, game.card_kind
-    for p in range(n):
-        top = [card_kind[pile[-1 - i]] for i in range(min(len(s.known_top[p]), len(pile)))]
+    pile, card_kind = state.deck.draw_pile, game.card_kind
+    for p in range(num_players):
+        top = [card_kind[pile[-1 - i]] for i in range(min(len(state.known_top[p]), len(pile)))]
         require(
-            s.known_top[p] == top,
-            f"known_top row {p} must be the kinds of the top {len(s.known_top[p])} cards of the draw pile",
+            state.known_top[p] == top,
+            f"known_top row {p} must be the kinds of the top {len(state.known_top[p])} cards of the draw pile",
         )
-        for o in range(n):
-            known = s.known_hand[p][o]
+        for o in range(num_players):
+            known = state.known_hand[p][o]
             if known is not None:
                 require(
-                    all(known[k] <= s.hand_kinds[o][k] for k in range(NUM_KINDS)),
+                    all(known[k] <= state.hand_kinds[o][k] for k in range(NUM_KINDS)),
                     f"known_hand row {p} seat {o} counts more cards of a kind than hand {o} holds",
                 )
     require(
-        s.dice_used <= len(s.dice), f"dice_used {s.dice_used} is more than the {len(s.dice)} scripted dice"
+        state.dice_used <= len(state.dice),
+        f"dice_used {state.dice_used} is more than the {len(state.dice)} scripted dice",
     )
 
 
-def _check_princes(s: Any, n: int) -> None:
+def _check_princes(state: Any, num_players: int) -> None:
     for i in range(NUM_PRINCES):
         require(
-            s.hits[i] <= s.attributes[i][0],
-            f"hits of prince {i} ({s.hits[i]}) exceed its Hits attribute {s.attributes[i][0]}",
+            state.hits[i] <= state.attributes[i][0],
+            f"hits of prince {i} ({state.hits[i]}) exceed its Hits attribute {state.attributes[i][0]}",
         )
         require(
-            bool(s.captured[i]) == (s.jailer[i] >= 0),
-            f"prince {i} must have a jailer exactly when captured (captured {s.captured[i]}, jailer {s.jailer[i]})",
+            bool(state.captured[i]) == (state.jailer[i] >= 0),
+            f"prince {i} must have a jailer exactly when captured "
+            f"(captured {state.captured[i]}, jailer {state.jailer[i]})",
         )
     for post in range(EXILE):
-        holders = [i for i in range(NUM_PRINCES) if s.role[i] == post]
+        holders = [i for i in range(NUM_PRINCES) if state.role[i] == post]
         require(len(holders) <= 1, f"role {post} is held by princes {holders}; a post has one holder")
-    for p in range(n):
-        own = s.player_prince[p]
-        if own >= 0 and s.in_game[p]:
+    for p in range(num_players):
+        own = state.player_prince[p]
+        if own >= 0 and state.in_game[p]:
             require(
-                s.controller[own] == p,
+                state.controller[own] == p,
                 f"player_prince {p} is prince {own}, whom player {p} does not control",
             )
-    owned = [k for p, k in enumerate(s.player_prince) if k >= 0 and s.in_game[p]]
-    require(len(owned) == len(set(owned)), f"player_prince {s.player_prince} names a prince twice")
+    owned = [k for p, k in enumerate(state.player_prince) if k >= 0 and state.in_game[p]]
+    require(len(owned) == len(set(owned)), f"player_prince {state.player_prince} names a prince twice")
 
 
-def _check_players(s: Any, game: Any, n: int) -> None:
-    out = [p for p in range(n) if not s.in_game[p]]
+def _check_players(state: Any, game: Any, num_players: int) -> None:
+    out = [p for p in range(num_players) if not state.in_game[p]]
     require(
-        s.eliminated_count == len(out),
-        f"eliminated_count {s.eliminated_count} must be the {len(out)} players out of the game",
+        state.eliminated_count == len(out),
+        f"eliminated_count {state.eliminated_count} must be the {len(out)} players out of the game",
     )
-    order = sorted(s.elimination_order[p] for p in out)
+    order = sorted(state.elimination_order[p] for p in out)
     require(
         order == list(range(len(out)))
-        and all(s.elimination_order[p] == -1 for p in range(n) if s.in_game[p]),
-        f"elimination_order {s.elimination_order} must number the players out 0.. and be -1 for the others",
+        and all(state.elimination_order[p] == -1 for p in range(num_players) if state.in_game[p]),
+        f"elimination_order {state.elimination_order} must number the players out 0.. and be -1 for the others",
     )
     for name in ("amber", "winner"):
-        seat = getattr(s, name)
-        require(seat < 0 or s.in_game[seat], f"{name} {seat} is a player out of the game")
+        seat = getattr(state, name)
+        require(seat < 0 or state.in_game[seat], f"{name} {seat} is a player out of the game")
     # a finished game may end on the turn of a player just knocked out (another player won)
-    over = s.winner >= 0 or bool(s.turn_limit_reached)
+    over = state.winner >= 0 or bool(state.turn_limit_reached)
     require(
-        over or s.in_game[s.turn_player],
-        f"turn_player {s.turn_player} is a player out of a running game",
+        over or state.in_game[state.turn_player],
+        f"turn_player {state.turn_player} is a player out of a running game",
     )
-    require(len(out) < n, "every player is out of the game")
+    require(len(out) < num_players, "every player is out of the game")
 
 
-def _check_decision(s: Any) -> None:
-    over = s.winner >= 0 or bool(s.turn_limit_reached)
+def _check_decision(state: Any) -> None:
+    over = state.winner >= 0 or bool(state.turn_limit_reached)
     if over:
         require(
-            not s.stack and s.deciding_player == -1 and not s.legal,
+            not state.stack and state.deciding_player == -1 and not state.legal,
             "a finished game has an empty stack, deciding_player -1 and no legal actions",
         )
         return
-    require(bool(s.stack), "a running game has a decision on its stack")
-    bottom = s.stack[0]
+    require(bool(state.stack), "a running game has a decision on its stack")
+    bottom = state.stack[0]
     require(
-        bottom.name == "TURN_END" and bottom.player == s.turn_player,
-        f"the stack must start with the TURN_END of turn_player {s.turn_player}, got {bottom.name}",
+        bottom.name == "TURN_END" and bottom.player == state.turn_player,
+        f"the stack must start with the TURN_END of turn_player {state.turn_player}, got {bottom.name}",
     )
     require(
-        all(f.name not in ("TURN", "TURN_END") for f in s.stack[1:]),
+        all(f.name not in ("TURN", "TURN_END") for f in state.stack[1:]),
         "the stack holds one turn: no TURN or TURN_END frame above its first",
     )
-    top = s.stack[-1]
+    top = state.stack[-1]
     require(top.phase is not None, f"the top frame {top.name} is not a decision")
     require(
-        s.deciding_player == top.player,
-        f"deciding_player {s.deciding_player} is not the player of the top frame {top.name} ({top.player})",
+        state.deciding_player == top.player,
+        f"deciding_player {state.deciding_player} is not the player of the top frame {top.name} ({top.player})",
     )
-    require(s.war is not None or not _needs_war(s.stack), "a war frame is on the stack without a war")
-    if s.amber >= 0:
-        probe = s.clone()
+    require(state.war is not None or not _needs_war(state.stack), "a war frame is on the stack without a war")
+    if state.amber >= 0:
+        probe = state.clone()
         probe._check_amber_secured()
-        require(probe.winner < 0, f"amber {s.amber} has already won: nobody else has a free prince")
-    posed = s._posed_legal()
+        require(probe.winner < 0, f"amber {state.amber} has already won: nobody else has a free prince")
+    posed = state._posed_legal()
     require(
-        posed is not None and posed == s.legal,
-        f"legal {s.legal} is not what the rules offer at {top.name} ({posed})",
+        posed is not None and posed == state.legal,
+        f"legal {state.legal} is not what the rules offer at {top.name} ({posed})",
     )
-    require(len(s.legal) == len(set(s.legal)), f"legal {s.legal} names an action twice")
-    require(all(0 <= a < NUM_ACTIONS for a in s.legal), "legal names an action out of range")
+    require(len(state.legal) == len(set(state.legal)), f"legal {state.legal} names an action twice")
+    require(all(0 <= a < NUM_ACTIONS for a in state.legal), "legal names an action out of range")
 
 
 def _needs_war(stack: list[Frame]) -> bool:
@@ -353,7 +354,7 @@ def _scalar(low: Any, high: Any) -> Callable[[Any, Any], int]:
     return convert
 
 
-# The converter of each keyed entry of the position dict (``rules.AmberState.fields``).
+# The converter of each keyed entry of the position dict (``state.AmberState.fields``).
 ENTRY_CHECKS: dict[str, Callable[[Any, Any], Any]] = {
     "hits": prince_list(0, max(max(row) for row in PRINCE_TABLE)),
     "alive": prince_list(0, 1),

@@ -18,6 +18,7 @@ from meeplezoo.agents.puct import (
     absolute_values,
     run_searches,
 )
+from meeplezoo.agents.registry import make_agent
 from tests.agents.helpers import observation_dict, random_positions
 from tests.core.toy_game import STOP, SWAP, HighCardGame
 
@@ -113,7 +114,7 @@ def test_uniform_prior_and_zero_value_is_textbook_puct_visit_for_visit(players):
         snapshots.append(search.visit_counts())
         return view.sample(rng)
 
-    search = PUCTSearch(game, sample, sims, rng, c_puct=C, batch=1)
+    search = PUCTSearch(game, sample, sims, rng, c_puct=C, search_batch=1)
     search.run(UniformEvaluator(players))
     snapshots.append(search.visit_counts())
     steps = [np.flatnonzero(b - a) for a, b in zip(snapshots, snapshots[1:])]
@@ -132,7 +133,9 @@ def test_values_back_up_per_seat_in_each_movers_frame():
     view = SeatView(state, 0)
     rng = np.random.default_rng(0)
     # every leaf says: the seat to move there gets 1, the others 0
-    search = PUCTSearch(game, lambda: view.sample(rng), 3, rng, batch=1).run(FixedValue([1.0, 0.0, 0.0]))
+    search = PUCTSearch(game, lambda: view.sample(rng), 3, rng, search_batch=1).run(
+        FixedValue([1.0, 0.0, 0.0])
+    )
     for action in (SWAP, STOP):  # each child once; seat 1 moves there
         assert search.visit_counts()[action] == 1
         assert search.root_values()[action].tolist() == [0.0, 1.0, 0.0]
@@ -148,7 +151,7 @@ def test_terminal_values_are_the_games_returns():
     finished.apply(STOP)
     rng = np.random.default_rng(2)
     # the leaf value the evaluator claims is ignored where the game has ended
-    search = PUCTSearch(game, state.clone, 12, rng, batch=4).run(FixedValue([0.3, 0.3]))
+    search = PUCTSearch(game, state.clone, 12, rng, search_batch=4).run(FixedValue([0.3, 0.3]))
     assert search.visit_counts()[STOP] > 0
     assert search.root_values()[STOP].tolist() == finished.returns().tolist()
 
@@ -159,7 +162,7 @@ def test_value_mix_blends_the_games_estimate_into_leaf_values(mix):
     state = game.new_initial_state(4)
     rng = np.random.default_rng(0)
     network = [1.0, 0.0, 0.0]  # the seat to move at every leaf gets 1
-    search = PUCTSearch(game, state.clone, 3, rng, batch=1, value_mix=mix).run(FixedValue(network))
+    search = PUCTSearch(game, state.clone, 3, rng, search_batch=1, value_mix=mix).run(FixedValue(network))
     for action in (SWAP, STOP):  # one visit each, seat 1 to move there
         child = state.clone()
         child.apply(action)
@@ -174,7 +177,7 @@ def test_rollout_reads_the_estimate_after_random_moves_from_the_leaf():
     for seed in range(6):
         state = game.new_initial_state(seed)
         # one simulation: only the root is evaluated, with its rollout drawn first from the search's rng
-        search = PUCTSearch(game, state.clone, 1, np.random.default_rng(seed), value_mix=1.0, rollout=2)
+        search = PUCTSearch(game, state.clone, 1, np.random.default_rng(seed), value_mix=1.0, value_rollout=2)
         search.run(FixedValue([0.0, 0.0, 0.0]))
         replayed = rollout_value(state.clone(), 2, np.random.default_rng(seed))
         assert np.allclose(search.root.value_sum, replayed)
@@ -188,10 +191,10 @@ def test_value_mix_outside_zero_to_one_is_refused():
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match="value_mix must be between 0 and 1, got 1.5"):
         PUCTSearch(game, state.clone, 4, rng, value_mix=1.5)
-    with pytest.raises(ValueError, match="mix=-0.1"):
-        AZAgent(uniform=True, mix=-0.1)
-    with pytest.raises(ValueError, match="rollout must be at least 0 moves, got -2"):
-        PUCTSearch(game, state.clone, 4, rng, rollout=-2)
+    with pytest.raises(ValueError, match="value_mix must be between 0 and 1, got -0.1"):
+        AZAgent(uniform=True, value_mix=-0.1)
+    with pytest.raises(ValueError, match="value_rollout must be at least 0 moves, got -2"):
+        PUCTSearch(game, state.clone, 4, rng, value_rollout=-2)
 
 
 class FixedPrior(UniformEvaluator):
@@ -235,8 +238,8 @@ def test_prior_temperature_at_or_below_zero_is_refused():
     state = game.new_initial_state(0)
     with pytest.raises(ValueError, match="prior_temperature must be above 0, got 0"):
         PUCTSearch(game, state.clone, 4, np.random.default_rng(0), prior_temperature=0)
-    with pytest.raises(ValueError, match="prior_temp=-1"):
-        AZAgent(uniform=True, prior_temp=-1)
+    with pytest.raises(ValueError, match="prior_temperature must be above 0, got -1"):
+        AZAgent(uniform=True, prior_temperature=-1)
 
 
 def hidden_games():
@@ -259,10 +262,12 @@ def test_search_never_reads_what_the_seat_cannot_see(name, game, mix):
         resampled = state.determinize(seat, np.random.default_rng(100 + k))  # other hidden facts
         results = []
         for position in (state, resampled):
-            search = AZAgent(seed=11, sims=16, mix=mix, evaluator=evaluator).search(SeatView(position, seat))
+            search = AZAgent(seed=11, sims=16, value_mix=mix, evaluator=evaluator).search(
+                SeatView(position, seat)
+            )
             results.append((search.best_action(seat), search.visit_counts().tolist()))
         assert results[0] == results[1]
-        agent = AZAgent(seed=11, sims=16, mix=mix, evaluator=evaluator)
+        agent = AZAgent(seed=11, sims=16, value_mix=mix, evaluator=evaluator)
         assert agent.act(observation_dict(resampled, seat), SeatView(resampled, seat)) == results[0][0]
 
 
@@ -273,7 +278,7 @@ def test_searches_run_together_match_searches_run_alone():
 
     def make(state, seed):
         view, rng = SeatView(state, state.current_player), np.random.default_rng(seed)
-        return PUCTSearch(game, lambda: view.sample(rng), 30, rng, batch=4)
+        return PUCTSearch(game, lambda: view.sample(rng), 30, rng, search_batch=4)
 
     alone = [make(s, i).run(evaluator).visit_counts().tolist() for i, s in enumerate(states)]
     together = [make(s, i) for i, s in enumerate(states)]
@@ -291,3 +296,37 @@ def test_az_spec_needs_a_network_and_names_the_shipped_baselines():
         AZAgent(baseline="no_such_game")
     with pytest.raises(ValueError, match="az network not found"):
         AZAgent(path="missing.pt2")
+
+
+@pytest.mark.parametrize(
+    ("old_spec", "new_spec", "attribute", "value"),
+    [
+        ("mix=0.5", "value_mix=0.5", "value_mix", 0.5),
+        ("value_mix=0.5,rollout=3", "value_mix=0.5,value_rollout=3", "value_rollout", 3),
+        ("prior_temp=2", "prior_temperature=2", "prior_temperature", 2.0),
+    ],
+)
+def test_an_old_setting_name_still_works_and_warns_with_the_new_one(old_spec, new_spec, attribute, value):
+    with pytest.warns(DeprecationWarning, match=f"is now called {attribute}="):
+        old = make_agent(f"az:uniform=true,{old_spec}", seed=0)
+    new = make_agent(f"az:uniform=true,{new_spec}", seed=0)
+    assert getattr(old, attribute) == getattr(new, attribute) == value
+    assert old.describe() == new.describe()
+
+
+def test_the_old_batch_name_reaches_the_search():
+    game = HighCardGame(num_players=2)
+    state = game.new_initial_state(0)
+    with pytest.warns(DeprecationWarning, match="batch= is now called search_batch="):
+        agent = make_agent("az:uniform=true,batch=2,sims=4", seed=0)
+    assert agent.search_batch == 2
+    with pytest.warns(DeprecationWarning, match="search_batch="):
+        search = PUCTSearch(game, state.clone, 4, np.random.default_rng(0), batch=2)
+    assert search.search_batch == 2
+
+
+def test_a_setting_under_both_names_or_an_unknown_one_is_refused():
+    with pytest.raises(ValueError, match="mix= is the old name of value_mix="):
+        AZAgent(uniform=True, value_mix=0.5, mix=0.5)
+    with pytest.raises(ValueError, match="bad parameters for 'az'.*depth"):
+        make_agent("az:uniform=true,depth=3")

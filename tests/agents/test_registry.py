@@ -37,7 +37,9 @@ def test_bad_specs_are_refused(spec):
 
 
 def test_a_misspelt_parameter_names_the_bots_parameters_and_the_nearest():
-    with pytest.raises(ValueError, match=r"'mcts' has no parameter 'sim'.*did you mean 'sims'\?.*parameters: sims, c"):
+    with pytest.raises(
+        ValueError, match=r"'mcts' has no parameter 'sim'.*did you mean 'sims'\?.*parameters: sims, c"
+    ):
         make_agent("mcts:sim=200")
 
 

@@ -61,8 +61,15 @@ def test_floor_has_no_rules_layer():
 def test_fixed_seat_game_reports_only_its_defaults():
     import dataclasses
 
+    from meeplezoo.envs.core.options import integer
+
+    two_seats = integer(2, 2, 2, "seats at the table")
+
     class FixedSeats(HighCardGame):
-        info = dataclasses.replace(HighCardGame.info, max_players=2)
+        info = dataclasses.replace(
+            HighCardGame.info, players=two_seats, min_players=None, max_players=None, default_players=None
+        )
+        options = {**HighCardGame.options, "num_players": two_seats}
 
     assert heaviest_config("fixed", FixedSeats) == {}
     assert game_configs("fixed", FixedSeats) == [{}]

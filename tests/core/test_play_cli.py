@@ -8,6 +8,7 @@ import pytest
 
 from meeplezoo import envs
 from meeplezoo.agents import play_cli
+from meeplezoo.agents.human import PlayerQuit
 
 
 def args_for(game, **kw):
@@ -42,5 +43,19 @@ def test_bad_seat_is_refused():
 def test_quit_stops_the_game():
     if not envs.names():
         pytest.skip("no registered game yet")
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(PlayerQuit):
         play_cli.play(args_for(envs.names()[0], seed=1), input_fn=lambda _: "quit", output_fn=lambda _: None)
+
+
+def test_q_exits_with_status_zero_and_ctrl_c_with_130(monkeypatch, capsys):
+    def quit_or_interrupt(error):
+        def play(args):
+            raise error
+
+        return play
+
+    monkeypatch.setattr(play_cli, "play", quit_or_interrupt(PlayerQuit()))
+    assert play_cli.run(args_for(envs.names()[0])) == 0
+    assert "you left the game" in capsys.readouterr().err
+    monkeypatch.setattr(play_cli, "play", quit_or_interrupt(KeyboardInterrupt()))
+    assert play_cli.run(args_for(envs.names()[0])) == 130

@@ -151,8 +151,10 @@ def test_play_takes_config_before_the_game(monkeypatch, capsys):
     assert "Rewards:" in capsys.readouterr().out
 
 
-def test_missing_extra_names_the_install_command(monkeypatch, capsys):
+def test_missing_extra_names_the_install_command(monkeypatch, capsys, tmp_path):
     import sys
+
+    monkeypatch.chdir(tmp_path)  # the default run folder, runs/<game>, must not exist yet
 
     for module in ("sb3_contrib", "stable_baselines3"):
         monkeypatch.setitem(sys.modules, module, None)  # as if the train extra were not installed

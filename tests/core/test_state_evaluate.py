@@ -22,13 +22,13 @@ class _Recording(HighCardState):
 
     calls = 0
 
-    def evaluate(self, viewer=None):
+    def _evaluate(self, viewer):
         type(self).calls += 1
-        return super().evaluate(viewer)
+        return super()._evaluate(viewer)
 
 
 class _Default(HighCardState):
-    evaluate = State.evaluate  # the base class's estimate: returns()
+    _evaluate = State._evaluate  # the base class's estimate: returns()
 
 
 def test_a_viewer_expects_every_card_it_cannot_see_to_be_any_other_value():

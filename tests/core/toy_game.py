@@ -16,7 +16,7 @@ from meeplezoo.envs.core import Game, GameInfo, State, make_rng, rank_rewards
 from meeplezoo.envs.core.aec import MeepleEnv, env_metadata
 from meeplezoo.envs.core.cards import canonical_shuffle
 from meeplezoo.envs.core.draw import Canvas, seat_color
-from meeplezoo.envs.core.fields import generator_field, saved
+from meeplezoo.envs.core.fields import generated_clone, generator_field, saved
 from meeplezoo.envs.core.options import integer
 from meeplezoo.envs.core.positions import (
     check_conservation,
@@ -34,14 +34,12 @@ class HighCardGame(Game):
     info = GameInfo(
         name="high_card_v0",
         title="High Card",
-        min_players=2,
-        max_players=4,
-        default_players=2,
+        players=integer(2, 2, 4, "seats at the table"),
         hidden_information=True,
         chance=True,
     )
     options: ClassVar[dict] = {
-        "num_players": integer(2, 2, 4, "seats at the table"),
+        "num_players": info.players,
         "max_turns": integer(12, 1, 1000, "turns before the game is cut short"),
     }
     test_configs: ClassVar[list[dict]] = [{"num_players": 4}]
@@ -58,7 +56,7 @@ class HighCardGame(Game):
         s.cards = [s.deck.pop() for _ in range(self.num_players)]
         return s
 
-    def state_from_dict(self, d):
+    def _state_from_dict(self, d):
         return HighCardState.from_dict(self, d)
 
 
@@ -71,6 +69,7 @@ class HighCardState(State):
         saved("turns", from_json=integer_entry(0, lambda game: game.max_turns)),
         generator_field(),
     )
+    clone = generated_clone()  # compiled from ``fields`` when the class is made
 
     def check_position(self):
         # a swapped-out card leaves the game, so cards may be missing, never doubled
@@ -116,7 +115,7 @@ class HighCardState(State):
     def returns(self):
         return rank_rewards(self.cards)
 
-    def evaluate(self, viewer=None):
+    def _evaluate(self, viewer):
         """The returns once over (or of the cards as they lie, for the whole
         state); a viewer knows only its own card c, so every other card is
         any of the nine other values alike: c beats each with chance c / 9,

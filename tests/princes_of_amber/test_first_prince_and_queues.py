@@ -10,7 +10,8 @@ import numpy as np
 
 from meeplezoo.envs.princes_of_amber.cards import NUM_PRINCES
 from meeplezoo.envs.princes_of_amber.frames import Succession
-from meeplezoo.envs.princes_of_amber.rules import AmberState, _battle
+from meeplezoo.envs.princes_of_amber.rules import AmberState
+from meeplezoo.envs.princes_of_amber.wars import battle
 
 from .helpers import EXILE, GUARDIAN, KING, NORTH, PASS, SOUTH, Damage, P, act, card, legal, position
 
@@ -38,11 +39,11 @@ def test_one_army_against_one_garrison_fights_its_round():
     s = position(n=2, dice=[6, 6, 1, 1, 1])
     a = s.player_prince[0]
     s.garrison, s.armies[a] = 1, 1
-    _battle(s, a, 10, 10, -1)
+    battle(s, a, 10, 10, -1)
     assert s.garrison == 0 and s.armies[a] == 1
     s = position(n=2, dice=[1, 1, 6, 6, 1])
     s.garrison, s.armies[a] = 1, 1
-    _battle(s, a, 10, 10, -1)
+    battle(s, a, 10, 10, -1)
     assert s.garrison == 1 and s.armies[a] == 0
 
 

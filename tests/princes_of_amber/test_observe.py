@@ -8,7 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from meeplezoo.envs.princes_of_amber.observe import OBS_SIZE, encode, encode_reference
+from meeplezoo.envs.princes_of_amber.observe import OBS_SIZE, encode
+from meeplezoo.envs.princes_of_amber.observe_reference import encode_reference
 from meeplezoo.envs.princes_of_amber.rules import AmberGame
 from tests.princes_of_amber.helpers import P, act, card, position, set_hand
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from meeplezoo.envs.princes_of_amber import determinize as redeals
 from meeplezoo.envs.princes_of_amber.cards import PRINCE_NAMES, Kind
-from meeplezoo.envs.princes_of_amber.rules import AmberGame, AmberState
+from meeplezoo.envs.princes_of_amber.rules import AmberGame
 from tests.princes_of_amber.helpers import (
     END,
     EXILE,
@@ -230,8 +231,8 @@ def test_a_redeal_that_never_fits_the_posed_window_leaves_only_card_free_answers
     act(s, P["Corwin"], card("FIGHT"), P["Eric"])
     assert s.phase_name() == "DEATH" and s.current_player == 1
     calls = []
-    redeal = AmberState._redeal
-    monkeypatch.setattr(AmberState, "_redeal", lambda *args: calls.append(1) or redeal(*args))
+    redeal = redeals.redeal
+    monkeypatch.setattr(redeals, "redeal", lambda *args: calls.append(1) or redeal(*args))
     outcomes = set()
     for seed in range(12):
         calls.clear()
@@ -249,8 +250,8 @@ def test_a_redeal_that_never_fits_the_posed_window_leaves_only_card_free_answers
 def test_a_players_own_determinization_is_a_single_redeal(monkeypatch):
     s = position(order=["Corwin", "Eric"], hands={0: ["FIGHT"]})
     calls = []
-    redeal = AmberState._redeal
-    monkeypatch.setattr(AmberState, "_redeal", lambda *args: calls.append(1) or redeal(*args))
+    redeal = redeals.redeal
+    monkeypatch.setattr(redeals, "redeal", lambda *args: calls.append(1) or redeal(*args))
     d = s.determinize(0, np.random.default_rng(0))
     assert len(calls) == 1 and d.current_player == 0 and d.legal == s.legal
 

@@ -75,6 +75,33 @@ def test_an_unknown_frame_kind_is_refused_by_name():
 
 
 @pytest.mark.parametrize(
+    "kind, steps",
+    [
+        (frames.Fight, frames.FightStep),
+        (frames.Will, frames.WillStep),
+        (frames.WarStep, frames.WarStage),
+        (frames.DeathSequence, frames.DeathStep),
+        (frames.Capture, frames.CaptureStep),
+    ],
+    ids=lambda item: item.__name__,
+)
+def test_an_automatic_frame_starts_at_its_first_named_step_and_saves_each_step_as_its_integer(kind, steps):
+    frame = _sample(kind)
+    assert (
+        kind(**{name: value for name, value in frame.to_dict().items() if name not in ("frame", "step")}).step
+        == 0
+    )
+    assert [int(step) for step in steps] == list(range(len(steps)))
+    for step in steps:
+        frame.step = step
+        data = frame.to_dict()
+        assert type(data["step"]) is int and data["step"] == step
+        assert json.loads(json.dumps(data))["step"] == int(step)
+        assert frames.frame_from_dict(data) == frame
+    assert len(steps) - 1 <= frames.LAST_STEP == max(len(kind) for kind in frames.STEP_KINDS) - 1
+
+
+@pytest.mark.parametrize(
     "config, words",
     [
         ({"garrison_start": 101}, "garrison_start must be an integer from 0 to 100, got 101"),

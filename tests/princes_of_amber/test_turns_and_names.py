@@ -9,7 +9,8 @@ import json
 import numpy as np
 import pytest
 
-from meeplezoo.envs.princes_of_amber.rules import AmberState, _window
+from meeplezoo.envs.princes_of_amber.rules import AmberState
+from meeplezoo.envs.princes_of_amber.windows import offer_window
 
 from .helpers import END, K, P, card, legal, position
 
@@ -51,10 +52,10 @@ def test_action_names_read_back_case_and_spaces_aside_and_an_unknown_name_is_ref
 def test_no_card_window_is_put_to_nobody_or_to_an_eliminated_player():
     s = position(n=3, hands={1: ["FIGHT"], 2: ["FIGHT"]})
     kinds = [K["FIGHT"]]
-    assert _window(s, 2, kinds) is not None
-    assert _window(s, -1, kinds) is None
+    assert offer_window(s, 2, kinds) is not None
+    assert offer_window(s, -1, kinds) is None
     s.eliminate(1)
-    assert _window(s, 1, kinds) is None
+    assert offer_window(s, 1, kinds) is None
 
 
 def test_a_free_card_is_played_by_no_prince_and_leaves_a_valid_position():

@@ -42,7 +42,9 @@ TINY = {
 
 def test_toy_run_trains_saves_reloads_and_resumes(tmp_path):
     out = tmp_path / "run"
-    first = train_az(HighCardGame(num_players=3), games=4, config=TINY, out=out, workers=0, progress=False)
+    first = train_az(
+        HighCardGame(num_players=3), games=4, config=TINY, out=out, workers=0, seed=3, progress=False
+    )
     assert first["stats"]["games"] == 4
     steps = first["stats"]["learner_steps"]
     assert steps > 0
@@ -57,7 +59,12 @@ def test_toy_run_trains_saves_reloads_and_resumes(tmp_path):
     assert second["stats"]["games"] == 6
     assert second["stats"]["learner_steps"] > steps
     assert second["stats"]["positions"] > first["stats"]["positions"]
-    assert json.loads((out / "run.json").read_text())["overrides"]["sims"] == 3
+    record = json.loads((out / "run.json").read_text())
+    assert record["overrides"]["sims"] == 3
+    # the resume rule (training.runs): the run keeps its seed, and refuses another
+    assert record["seed"] == 3
+    with pytest.raises(ValueError, match="started with seed 3, not 5"):
+        train_az(HighCardGame(num_players=3), games=2, resume=out, seed=5, workers=0, progress=False)
 
     evaluator = load_network(out / "latest.pt2")
     assert evaluator.meta["trained"]["games"] == 6
@@ -87,6 +94,46 @@ def test_every_checkpoint_keeps_a_numbered_network_for_the_learning_curve(tmp_pa
     names = sorted(p.name for p in (tmp_path / "checkpoints").iterdir())
     assert names == ["net_2_games.pt2", "net_4_games.pt2", "net_6_games.pt2"]
     assert load_network(tmp_path / "checkpoints" / "net_4_games.pt2").meta["trained"]["games"] == 4
+
+
+def test_evaluations_are_seeded_from_the_run_seed(tmp_path, monkeypatch):
+    from meeplezoo.training.az import train as az_train
+    from meeplezoo.training.runs import SeedStream, stream_seed
+
+    seeds = []
+
+    def record_seed(rules, path, opponent, games, sims, seed, progress=None):
+        seeds.append(seed)
+        rates = {"win_rate": 0.5, "score_rate": 0.5, "rating": 0.0, "opponent_rating": 0.0}
+        return {**rates, "wins": 1, "games": games, "opponent": opponent}
+
+    monkeypatch.setattr(az_train, "evaluate_network", record_seed)
+    config = {**TINY, "eval_every": 0, "checkpoint_every": 0}
+    for seed in (1, 2):
+        train_az(
+            HighCardGame(),
+            games=2,
+            config=config,
+            out=tmp_path / str(seed),
+            workers=0,
+            seed=seed,
+            progress=False,
+        )
+    assert seeds == [stream_seed(seed, SeedStream.EVALUATION, 2) for seed in (1, 2)]
+
+
+def test_overwrite_replaces_the_run_in_a_folder(tmp_path):
+    config = {**TINY, "eval_every": 0, "eval_games": 0, "checkpoint_every": 0}
+    train_az(HighCardGame(), games=2, config=config, out=tmp_path, workers=0, progress=False)
+    (tmp_path / "checkpoints" / "net_98_games.pt2").write_bytes(b"an earlier run's")
+    with pytest.raises(ValueError, match="already holds a run"):
+        train_az(HighCardGame(), games=2, config=config, out=tmp_path, workers=0, progress=False)
+    again = train_az(
+        HighCardGame(), games=2, config=config, out=tmp_path, workers=0, progress=False, overwrite=True
+    )
+    assert again["stats"]["games"] == 2
+    assert sorted(p.name for p in (tmp_path / "checkpoints").iterdir()) == ["net_2_games.pt2"]
+    assert len(list((tmp_path / "tb").iterdir())) == 1
 
 
 def test_resume_refuses_another_game_and_a_ppo_run(tmp_path):
@@ -188,17 +235,26 @@ def test_batched_evaluation_equals_one_position_at_a_time(name, tmp_path):
 
 def test_agent_takes_its_search_settings_from_the_network_file(tmp_path):
     game = envs.make_game("gem_mountain")
-    play = {"sims": 5, "mix": 0.25, "prior_temperature": 2.0}
+    play = {"sims": 5, "value_mix": 0.25, "prior_temperature": 2.0}
     path = export_network(AZNetwork(game, hidden=8), game, tmp_path / "net.pt2", {}, play)
     agent = AZAgent(path=str(path))
-    assert (agent.sims, agent.mix, agent.prior_temp) == (5, 0.25, 2.0)
-    assert agent.params == {"path": str(path), "sims": 5, "mix": 0.25, "prior_temp": 2.0}
+    assert (agent.sims, agent.value_mix, agent.prior_temperature) == (5, 0.25, 2.0)
+    assert agent.params == {"path": str(path), "sims": 5, "value_mix": 0.25, "prior_temperature": 2.0}
     assert agent.search(SeatView(game.new_initial_state(0), 0)).prior_power == 0.5
-    explicit = AZAgent(path=str(path), sims=9, mix=0, prior_temp=1)
-    assert (explicit.sims, explicit.mix, explicit.prior_temp) == (9, 0.0, 1.0)
+    explicit = AZAgent(path=str(path), sims=9, value_mix=0, prior_temperature=1)
+    assert (explicit.sims, explicit.value_mix, explicit.prior_temperature) == (9, 0.0, 1.0)
     bare = export_network(AZNetwork(game, hidden=8), game, tmp_path / "bare.pt2", {})
     defaults = AZAgent(path=str(bare))
-    assert (defaults.sims, defaults.mix, defaults.prior_temp) == (64, 0.0, 1.0)
+    assert (defaults.sims, defaults.value_mix, defaults.prior_temperature) == (64, 0.0, 1.0)
+
+
+def test_a_file_written_before_the_settings_were_renamed_plays_with_its_settings(tmp_path, recwarn):
+    game = envs.make_game("gem_mountain")
+    play = {"sims": 5, "mix": 0.5, "rollout": 2, "prior_temperature": 2.0, "batch": 4}
+    path = export_network(AZNetwork(game, hidden=8), game, tmp_path / "old.pt2", {}, play)
+    agent = AZAgent(path=str(path))
+    assert (agent.value_mix, agent.value_rollout, agent.search_batch) == (0.5, 2, 4)
+    assert not [w for w in recwarn if issubclass(w.category, DeprecationWarning)]  # nobody typed them
 
 
 def test_network_of_an_earlier_version_plays_with_a_warning(tmp_path):

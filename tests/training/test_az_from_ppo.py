@@ -45,6 +45,35 @@ def test_the_file_evaluates_as_the_checkpoint_does(checkpoint, tmp_path):
     assert network.meta["trained"]["algorithm"] == "ppo"
 
 
+def layer_by_layer(policy, observations, masks):
+    """The policy's forward built from its layers (how PPOEvaluator read it
+    before it used sb3-contrib's public API): the reference it must match."""
+    import torch
+
+    from meeplezoo.agents.az import softmax_masked
+
+    with torch.no_grad():
+        obs, _ = policy.obs_to_tensor(np.asarray(observations))
+        pi_features = policy.extract_features(obs, policy.pi_features_extractor)
+        vf_features = policy.extract_features(obs, policy.vf_features_extractor)
+        logits = policy.action_net(policy.mlp_extractor.forward_actor(pi_features)).numpy()
+        own = policy.value_net(policy.mlp_extractor.forward_critic(vf_features)).numpy()[:, 0]
+    return softmax_masked(logits, masks), own
+
+
+def test_the_evaluator_gives_the_policys_own_forward(checkpoint):
+    game = envs.make_game("princes_of_amber")
+    states = random_positions(game, 6, seed=3, max_plies=80)
+    observations = np.stack([s.observation(s.current_player) for s in states])
+    masks = np.stack([s.legal_action_mask() for s in states])
+    model = load_model(checkpoint)
+    priors, values = PPOEvaluator(model, 2).evaluate(observations, masks)
+    want_priors, want_own = layer_by_layer(model.policy, observations, masks)
+    np.testing.assert_allclose(priors, want_priors, rtol=1e-5, atol=1e-7)
+    np.testing.assert_array_equal(values[:, 0], want_own)
+    assert np.all(priors[~masks] == 0)
+
+
 def test_the_file_plays_legal_moves_with_its_own_settings(checkpoint, tmp_path):
     main([checkpoint, "--game", "princes_of_amber", "--out", str(tmp_path / "net.pt2"), "--sims", "5"])
     agent = make_agent(f"az:path={tmp_path / 'net.pt2'}", seed=0)

@@ -20,7 +20,7 @@ from tests.training.helpers import TINY, game_names
 def test_toy_run_trains_saves_reloads_and_resumes(tmp_path):
     out = tmp_path / "run"
     config = {**TINY, "eval_every": 256, "eval_games": 4, "eval_mcts_games": 2}
-    first = train(HighCardGame(num_players=3), timesteps=512, config=config, out=out, progress=False)
+    first = train(HighCardGame(num_players=3), timesteps=512, config=config, out=out, seed=3, progress=False)
     assert first["stats"]["timesteps_total"] == 512
     assert (out / "best_model.zip").exists() and (out / "final_eval.json").exists()
     assert len(list((out / "league").glob("snapshot_*_steps.pt"))) >= 3
@@ -32,7 +32,13 @@ def test_toy_run_trains_saves_reloads_and_resumes(tmp_path):
     assert second["stats"]["timesteps_total"] == 768
     assert second["stats"]["timesteps_this_run"] == 256
     assert latest_checkpoint(out).name == "model_768_steps.zip"
-    assert json.loads((out / "run.json").read_text())["overrides"]["n_steps"] == 128
+    record = json.loads((out / "run.json").read_text())
+    assert record["overrides"]["n_steps"] == 128
+    # the resume rule (training.runs): the run keeps its seed, and refuses another
+    assert (record["algo"], record["seed"]) == ("ppo", 3)
+    with pytest.raises(ValueError, match="started with seed 3, not 5"):
+        train(HighCardGame(num_players=3), timesteps=256, resume=out, seed=5, progress=False)
+    assert latest_checkpoint(out).name == "model_768_steps.zip"
 
 
 def test_resume_refuses_another_game(tmp_path):

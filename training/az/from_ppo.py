@@ -71,13 +71,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", required=True, help="network file to write (.pt2)")
     parser.add_argument("--sims", type=int, default=None, help="simulations the file's search plays with")
     parser.add_argument(
-        "--mix", type=float, default=None, help="weight of the game's estimate in a leaf value"
+        "--value-mix", "--mix", type=float, default=None, help="weight of the game's estimate in a leaf value"
     )
-    parser.add_argument("--prior-temp", type=float, default=None, help="prior flattening the file plays with")
+    parser.add_argument(
+        "--prior-temperature",
+        "--prior-temp",
+        type=float,
+        default=None,
+        help="prior flattening the file plays with",
+    )
     args = parser.parse_args(argv)
     play = {
         key: value
-        for key, value in (("sims", args.sims), ("mix", args.mix), ("prior_temperature", args.prior_temp))
+        for key, value in (
+            ("sims", args.sims),
+            ("value_mix", args.value_mix),
+            ("prior_temperature", args.prior_temperature),
+        )
         if value is not None
     }
     config = {} if args.players is None else {"num_players": args.players}

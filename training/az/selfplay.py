@@ -84,11 +84,11 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
                     int(settings["sims"]),
                     run.rng,
                     c_puct=float(settings["c_puct"]),
-                    batch=int(settings["search_batch"]),
+                    search_batch=int(settings["search_batch"]),
                     dirichlet_alpha=float(settings["dirichlet_alpha"]),
                     dirichlet_weight=float(settings["dirichlet_weight"]),
                     value_mix=float(settings["value_mix"]),
-                    rollout=int(settings["value_rollout"]),
+                    value_rollout=int(settings["value_rollout"]),
                     prior_temperature=float(settings["prior_temperature"]),
                 )
             )

@@ -104,12 +104,12 @@ GAMES: dict[str, dict[str, Any]] = {
 
 
 def play_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    """The search settings a network file carries for play: an ``az`` agent
-    without ``sims=``, ``mix=``, ``rollout=`` or ``prior_temp=`` uses them."""
+    """The search settings a network file carries for play, by the names an
+    ``az`` spec gives them: an agent that does not name one uses the file's."""
     return {
         "sims": int(settings["eval_sims"]),
-        "mix": float(settings["value_mix"]),
-        "rollout": int(settings["value_rollout"]),
+        "value_mix": float(settings["value_mix"]),
+        "value_rollout": int(settings["value_rollout"]),
         "prior_temperature": float(settings["prior_temperature"]),
     }
 

@@ -3,7 +3,8 @@
 Every field with a ``shape`` (:class:`~meeplezoo.envs.core.fields.Field`)
 gets a slot of one int64 row, in declaration order: a scalar takes one
 word, a list as many words as its dimensions' capacities (padded with the
-field's ``fill``), a generator the words of its PCG64 state (read as
+field's ``fill``), a bitboard (kind ``"bits"``) its words of 64 bits,
+lowest first, a generator the words of its PCG64 state (read as
 uint64 by the kernels). A batch of games is a 2-D array, one row a game.
 
 The dimensions are named by the game (``State.layout_dims``): each has a
@@ -90,9 +91,14 @@ class Layout:
         """Write every slot of ``state`` into ``row`` (and return it)."""
         for slot in self.slots.values():
             value = getattr(state, slot.field.name)
+            if slot.field.to_row is not None:
+                value = slot.field.to_row(value, state)
             words = row[slot.offset : slot.end]
             if slot.field.kind == "generator":
                 words.view(np.uint64)[:] = pcg64.to_words(value)
+            elif slot.field.kind == "bits":
+                words[:] = 0
+                _write_bits(words.reshape(slot.shape), value)
             elif not slot.shape:
                 words[0] = int(value)
             else:
@@ -111,6 +117,8 @@ class Layout:
             slot = self.slots.get(field.name)
             if slot is None:
                 setattr(state, field.name, _fresh(field))
+            elif field.from_row is not None:
+                setattr(state, field.name, field.from_row(self._read_slot(slot, row, game), game))
             else:
                 setattr(state, field.name, self._read_slot(slot, row, game))
         state._after_load({})
@@ -121,6 +129,8 @@ class Layout:
         kind = slot.field.kind
         if kind == "generator":
             return pcg64.from_words(words.view(np.uint64))
+        if kind == "bits":
+            return _read_bits(words.reshape(slot.shape))
         if not slot.shape:
             return bool(words[0]) if kind == "bool" else int(words[0])
         lengths = [self._length(d, game) for d in slot.field.shape]
@@ -154,6 +164,24 @@ def _read_nested(words: np.ndarray, lengths: list[int | None], fill: int, as_boo
         return [bool(x) for x in values] if as_bool else values
     count = len(words) if length is None else length
     return [_read_nested(words[k], lengths[1:], fill, as_bool) for k in range(count)]
+
+
+def _write_bits(target: np.ndarray, value: Any) -> None:
+    """A bitboard (or nested lists of them) as words of 64 bits, lowest first."""
+    if target.ndim > 1:
+        for sub, item in zip(target, value):
+            _write_bits(sub, item)
+        return
+    bits = int(value)
+    if bits < 0 or bits >> (64 * len(target)):
+        raise ValueError(f"a bitboard of {bits.bit_length()} bits does not fit {len(target)} words")
+    target.view(np.uint64)[:] = [(bits >> (64 * k)) & (2**64 - 1) for k in range(len(target))]
+
+
+def _read_bits(words: np.ndarray) -> Any:
+    if words.ndim > 1:
+        return [_read_bits(sub) for sub in words]
+    return sum(int(word) << (64 * k) for k, word in enumerate(words.view(np.uint64).tolist()))
 
 
 def _fresh(field: Field) -> Any:

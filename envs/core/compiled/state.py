@@ -108,9 +108,9 @@ class CompiledState(State):
         self.kernel.returns(self.row, self._game_row, out)
         return out
 
-    def evaluate(self, viewer: int | None = None) -> np.ndarray:
+    def _evaluate(self, viewer: int | None) -> np.ndarray:
         if self.kernel.evaluate is None:
-            return self.reference().evaluate(viewer)
+            return self.reference()._evaluate(viewer)
         out = np.zeros(self.game.num_players, dtype=np.float64)
         self.kernel.evaluate(self.row, self._game_row, -1 if viewer is None else viewer, out)
         return out

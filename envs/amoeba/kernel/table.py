@@ -1,0 +1,264 @@
+"""The table's steps over a state row (``table.py``'s ``Table``): the pink
+piece at a port slot, the frontier's requirements, a ground tile laid with
+its amoebas joined, and a top tile's split worked out and committed.
+
+What the reference keeps as indexes (``slot_piece``, the frontier, the
+claimed and complete amoebas) is read here from the row's placements and
+amoeba records, so the row holds no more than the reference writes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from meeplezoo.envs.amoeba.kernel import slots as S
+from meeplezoo.envs.core.compiled.jit import njit
+
+
+@njit
+def count_placements(state):
+    """How many tiles lie on the table."""
+    for k in range(S.TILES):
+        if state[S.PLACEMENTS + 4 * k + 1] < 0:
+            return k
+    return S.TILES
+
+
+@njit
+def count_pieces(state, placements):
+    """How many pieces were made (those of the last placement end the list)."""
+    if placements == 0:
+        return 0
+    most = -1
+    for j in range(3):
+        most = max(most, state[S.PLACEMENT_PIECES + 3 * (placements - 1) + j])
+    return most + 1
+
+
+@njit
+def oriented(state, k):
+    return state[S.PLACEMENTS + 4 * k + 1] * 4 + state[S.PLACEMENTS + 4 * k + 2]
+
+
+@njit
+def port_slot(units, anchor, port):
+    """The slot (unit * 4 + side) of a port of the block at ``anchor``."""
+    width = units - 1
+    row = anchor // width + S.PORT_ROW[port]
+    column = anchor % width + S.PORT_COLUMN[port]
+    return (row * units + column) * 4 + S.PORT_SIDE[port]
+
+
+@njit
+def face(units, slot):
+    """The facing slot of the neighbouring unit (-1 off the board)."""
+    unit, side = slot >> 2, slot & 3
+    row = unit // units + S.STEP_ROW[side]
+    column = unit % units + S.STEP_COLUMN[side]
+    if row < 0 or row >= units or column < 0 or column >= units:
+        return -1
+    return (row * units + column) * 4 + (side + 2) % 4
+
+
+@njit
+def slot_piece(state, units, slot):
+    """``slot_piece[slot]``: the visible pink piece at a port slot, -1 none."""
+    unit = slot >> 2
+    k = state[S.UNIT_PLACEMENT + unit]
+    if k < 0:
+        return -1
+    anchor = state[S.PLACEMENTS + 4 * k]
+    width = units - 1
+    row_in, column_in = unit // units - anchor // width, unit % units - anchor % width
+    port = S.PORT_AT[(row_in * 2 + column_in) * 4 + (slot & 3)]
+    if port < 0:
+        return -1
+    number = S.PORT_PIECE[oriented(state, k), port]
+    return -1 if number == 0 else state[S.PLACEMENT_PIECES + 3 * k + number - 1]
+
+
+@njit
+def piece_slot(state, units, piece, j):
+    """The j-th port slot of a piece (-1 past its last)."""
+    k = state[S.PIECE_PLACEMENT + piece]
+    port = S.PIECE_PORTS[oriented(state, k), state[S.PIECE_NUMBER + piece] - 1, j]
+    return -1 if port < 0 else port_slot(units, state[S.PLACEMENTS + 4 * k], port)
+
+
+@njit
+def is_open(state, units, slot):
+    """A port is open when it faces an empty unit or the edge."""
+    facing = face(units, slot)
+    return facing < 0 or state[S.UNIT_PLACEMENT + (facing >> 2)] < 0
+
+
+@njit
+def requirement(state, units, row, column):
+    """An empty block's ports that must be blue (low byte) and pink (next
+    byte), read from the tiles around it; -1 when the block is not empty."""
+    top = row * units + column
+    if state[S.UNIT_PLACEMENT + top] >= 0 or state[S.UNIT_PLACEMENT + top + 1] >= 0:
+        return -1
+    if state[S.UNIT_PLACEMENT + top + units] >= 0 or state[S.UNIT_PLACEMENT + top + units + 1] >= 0:
+        return -1
+    width = units - 1
+    blue = pink = 0
+    for port in range(8):
+        facing_row, facing_column = row + S.FACE_ROW[port], column + S.FACE_COLUMN[port]
+        if facing_row < 0 or facing_row >= units or facing_column < 0 or facing_column >= units:
+            continue
+        k = state[S.UNIT_PLACEMENT + facing_row * units + facing_column]
+        if k < 0:
+            continue
+        anchor = state[S.PLACEMENTS + 4 * k]
+        at = ((facing_row - anchor // width) * 2 + facing_column - anchor % width) * 4 + S.FACE_SIDE[port]
+        if S.PORT_PIECE[oriented(state, k), S.PORT_AT[at]] > 0:
+            pink |= 1 << port
+        else:
+            blue |= 1 << port
+    return blue | (pink << 8)
+
+
+@njit
+def fits(oriented_tile, need):
+    """The oriented tile fits a frontier block (one that touches the table)."""
+    if need <= 0:
+        return False
+    pink8 = S.PINK8[oriented_tile]
+    pink = need >> 8
+    return (pink8 & need & 255) == 0 and (pink8 & pink) == pink
+
+
+@njit
+def near_table(state, units, placements):
+    """The blocks within two units of a tile: the only ones a tile can touch."""
+    width = units - 1
+    near = np.zeros(width * width, dtype=np.bool_)
+    for k in range(placements):
+        anchor = state[S.PLACEMENTS + 4 * k]
+        row, column = anchor // width, anchor % width
+        for other_row in range(max(0, row - 2), min(width, row + 3)):
+            for other_column in range(max(0, column - 2), min(width, column + 3)):
+                near[other_row * width + other_column] = True
+    return near
+
+
+@njit
+def frontier(state, units, placements, anchors, needs):
+    """The empty blocks touching the table with their requirements (returns how many)."""
+    width = units - 1
+    near = near_table(state, units, placements)
+    count = 0
+    for anchor in range(width * width):
+        if near[anchor]:
+            need = requirement(state, units, anchor // width, anchor % width)
+            if need > 0:
+                anchors[count] = anchor
+                needs[count] = need
+                count += 1
+    return count
+
+
+@njit
+def ground_fits(state, units, placements, orients, count, found, probe):
+    """``_hand_fit``: which of ``orients[:count]`` fit some frontier block
+    (``found``); the scan stops once all are found, or with ``probe`` at the
+    first. Returns how many were found."""
+    width = units - 1
+    near = near_table(state, units, placements)
+    hits = 0
+    for anchor in range(width * width):
+        if not near[anchor]:
+            continue
+        need = requirement(state, units, anchor // width, anchor % width)
+        if need <= 0:
+            continue
+        for j in range(count):
+            if not found[j] and fits(orients[j], need):
+                found[j] = True
+                hits += 1
+        if hits == count or (probe and hits > 0):
+            break
+    return hits
+
+
+@njit
+def record_placement(state, units, k, anchor, tile, rotation, level):
+    """Append a placement; its units now show it."""
+    at = S.PLACEMENTS + 4 * k
+    state[at], state[at + 1], state[at + 2], state[at + 3] = anchor, tile, rotation, level
+    state[S.COVERED + k] = 0
+    top = (anchor // (units - 1)) * units + anchor % (units - 1)
+    for unit in (top, top + 1, top + units, top + units + 1):
+        state[S.UNIT_PLACEMENT + unit] = k
+    state[S.ON_BOARD + tile] = 1
+
+
+@njit
+def amoeba_at(aid, word):
+    return S.AMOEBAS + aid * S.AMOEBA_WORDS + word
+
+
+@njit
+def union(state, keep, absorb, closed):
+    """Merge two amoebas: the smaller one's pieces join the larger (members
+    appended in order), open ports summed less the ``closed`` ones."""
+    if state[amoeba_at(keep, S.SIZE)] < state[amoeba_at(absorb, S.SIZE)]:
+        keep, absorb = absorb, keep
+    piece = state[amoeba_at(absorb, S.HEAD)]
+    while piece >= 0:
+        state[S.PIECE_AMOEBA + 2 * piece] = keep
+        piece = state[S.PIECE_AMOEBA + 2 * piece + 1]
+    owner = state[amoeba_at(keep, S.OWNER)]
+    if state[amoeba_at(absorb, S.OWNER)] >= 0 and owner < 0:
+        owner = state[amoeba_at(absorb, S.OWNER)]
+    state[S.PIECE_AMOEBA + 2 * state[amoeba_at(keep, S.TAIL)] + 1] = state[amoeba_at(absorb, S.HEAD)]
+    state[amoeba_at(keep, S.TAIL)] = state[amoeba_at(absorb, S.TAIL)]
+    state[amoeba_at(keep, S.SIZE)] += state[amoeba_at(absorb, S.SIZE)]
+    state[amoeba_at(keep, S.OPEN)] += state[amoeba_at(absorb, S.OPEN)] - closed
+    state[amoeba_at(keep, S.OWNER)] = owner
+    for word in range(S.AMOEBA_WORDS):
+        state[amoeba_at(absorb, word)] = -1
+
+
+@njit
+def put_ground(state, units, tile, rotation, anchor):
+    """Lay a ground tile: each piece an amoeba of its own with its open
+    ports, then each contact closes a port and joins two amoebas."""
+    k = count_placements(state)
+    base = count_pieces(state, k)
+    record_placement(state, units, k, anchor, tile, rotation, 1)
+    o = tile * 4 + rotation
+    aid = state[S.NEXT_AMOEBA_ID]
+    contact_piece = np.empty(8, dtype=np.int64)
+    contact_slot = np.empty(8, dtype=np.int64)
+    contacts = 0
+    for i in range(S.PIECE_COUNT[o]):
+        piece = base + i
+        state[S.PIECE_PLACEMENT + piece], state[S.PIECE_NUMBER + piece] = k, i + 1
+        state[S.PIECE_AMOEBA + 2 * piece], state[S.PIECE_AMOEBA + 2 * piece + 1] = aid + i, -1
+        state[S.PLACEMENT_PIECES + 3 * k + i] = piece
+        opened = 0
+        for j in range(3):
+            port = S.PIECE_PORTS[o, i, j]
+            if port < 0:
+                break
+            slot = port_slot(units, anchor, port)
+            facing = face(units, slot)
+            if facing < 0 or state[S.UNIT_PLACEMENT + (facing >> 2)] < 0:
+                opened += 1
+            else:
+                contact_piece[contacts], contact_slot[contacts] = piece, facing
+                contacts += 1
+        at = amoeba_at(aid + i, 0)
+        state[at + S.HEAD], state[at + S.TAIL], state[at + S.SIZE] = piece, piece, 1
+        state[at + S.OPEN], state[at + S.OWNER] = opened, -1
+    state[S.NEXT_AMOEBA_ID] = aid + S.PIECE_COUNT[o]
+    for c in range(contacts):
+        met = state[S.PIECE_AMOEBA + 2 * slot_piece(state, units, contact_slot[c])]
+        mine = state[S.PIECE_AMOEBA + 2 * contact_piece[c]]
+        if mine != met:
+            union(state, mine, met, 1)
+        else:
+            state[amoeba_at(met, S.OPEN)] -= 1
+    state[S.FIRST_TILE_PENDING] = 0

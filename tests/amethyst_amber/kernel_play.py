@@ -1,0 +1,72 @@
+"""Play the reference and the kernel side by side, comparing after every step."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from meeplezoo.envs.amethyst_amber.kernel import rules as kernel
+from meeplezoo.envs.amethyst_amber.kernel import slots as S
+from meeplezoo.envs.amethyst_amber.kernel.game_row import game_row
+
+LAYOUT_STATE = S.STATE_LAYOUT
+
+
+def same_position(py, row, game, full: bool) -> None:
+    """The row holds ``py`` word for word; with ``full``, read back it is the same position dict too."""
+    expected = LAYOUT_STATE.write(py, np.zeros(S.STATE_WIDTH, dtype=np.int64))
+    if not np.array_equal(row, expected):
+        wrong = sorted(
+            name
+            for name, slot in LAYOUT_STATE.slots.items()
+            if (row != expected)[slot.offset : slot.end].any()
+        )
+        raise AssertionError(f"the rows differ in {wrong}")
+    if full:
+        assert LAYOUT_STATE.read(row, game).to_dict() == py.to_dict()
+
+
+def same_view(py, row, grow, mask) -> None:
+    """The same legal mask, seat to move and end."""
+    kernel.legal_mask(row, grow, mask)
+    np.testing.assert_array_equal(mask, py.legal_action_mask())
+    assert kernel.current_player(row) == py.current_player
+    assert kernel.is_terminal(row) == py.terminal
+    assert kernel.is_truncated(row) == py.truncated
+
+
+def play_both(game, seed, pick, seen: Counter | None = None, full: bool = True, check=None, most=None) -> int:
+    """Deal from ``seed`` on both sides and play ``pick(legal count)`` until
+    the end (or ``most`` steps), comparing after every step (and calling
+    ``check(py, row)``); returns the steps played."""
+    grow = game_row(game)
+    py = game.new_initial_state(seed)
+    row = np.zeros(S.STATE_WIDTH, dtype=np.int64)
+    kernel.new_game(row, grow, seed)
+    mask = np.zeros(game.num_actions, dtype=np.bool_)
+    steps = 0
+    while True:
+        same_position(py, row, game, full)
+        same_view(py, row, grow, mask)
+        if check is not None:
+            check(py, row)
+        if py.done or steps == most:
+            break
+        legal = np.flatnonzero(mask)
+        action = int(legal[pick(len(legal))])
+        if seen is not None:
+            seen[py.phase_name(), py.decode(action)[0]] += 1
+        py.apply(action)
+        kernel.apply_action(row, grow, action)
+        steps += 1
+    if seen is not None:
+        seen["END", "truncated" if py.truncated else "over"] += 1
+    out = np.full(game.num_players, np.nan)
+    kernel.returns(row, grow, out)
+    np.testing.assert_array_equal(out, py.returns())
+    return steps
+
+
+def uniform(rng: np.random.Generator):
+    return lambda count: int(rng.integers(count))

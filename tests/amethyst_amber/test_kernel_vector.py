@@ -1,0 +1,65 @@
+"""``make_vec`` runs the kernel: each slot plays the games of the AEC env on
+the Python rules seeded ``seed + i`` (observation, mask, seat to move,
+rewards and flags at every step, across auto-resets), and ``make`` picks
+the compiled backend by default."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import meeplezoo
+from meeplezoo.envs.core.compiled.state import CompiledState
+
+GAME = "amethyst_amber_v0"
+# short games: many auto-resets in a few hundred steps
+CONFIG = {"defenders_per_player": 2, "attackers_per_player": 4, "win_resources": 1, "max_main_turns": 12}
+
+
+def reference_view(env) -> tuple[np.ndarray, np.ndarray, int]:
+    obs = env.observe(env.agent_selection)
+    return obs["observation"], obs["action_mask"].astype(bool), env.agent_name_mapping[env.agent_selection]
+
+
+def reference_step(env, action: int) -> tuple[np.ndarray, bool, bool]:
+    """One move; at the game's end its rewards and flags, then the next game (as a slot resets)."""
+    env.step(action)
+    agent = env.agent_selection
+    if env.terminations[agent] or env.truncations[agent]:
+        rewards = np.array([env.rewards[a] for a in env.possible_agents])
+        ended = env.terminations[agent], env.truncations[agent]
+        env.reset()
+        return rewards, *ended
+    return np.zeros(len(env.possible_agents)), False, False
+
+
+def test_each_slot_plays_the_reference_games_of_its_seed():
+    seed, slots = 30, 2
+    vec = meeplezoo.make_vec(GAME, slots, **CONFIG)
+    state = vec.reset(seed)
+    refs = [meeplezoo.make(GAME, backend="python", **CONFIG) for _ in range(slots)]
+    for i, env in enumerate(refs):
+        env.reset(seed=seed + i)
+    rng = np.random.default_rng(0)
+    ends = {"terminated": 0, "truncated": 0}
+    for _ in range(150):
+        for i, env in enumerate(refs):
+            obs, mask, seat = reference_view(env)
+            assert state.current_player[i] == seat
+            assert np.array_equal(state.legal_action_mask[i], mask)
+            assert np.array_equal(state.observation[i], obs)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in state.legal_action_mask])
+        state = vec.step(actions)
+        for i, env in enumerate(refs):
+            rewards, terminated, truncated = reference_step(env, int(actions[i]))
+            assert np.array_equal(state.rewards[i], rewards)
+            assert (state.terminated[i], state.truncated[i]) == (terminated, truncated)
+            ends["terminated"] += terminated
+            ends["truncated"] += truncated
+    assert ends["terminated"] + ends["truncated"] >= 4  # the run crossed several auto-resets
+
+
+def test_make_runs_the_kernel_by_default_and_the_rules_on_request():
+    for backend, compiled in ((None, True), ("compiled", True), ("python", False)):
+        env = meeplezoo.make(GAME, **({} if backend is None else {"backend": backend}))
+        env.reset(seed=0)
+        assert isinstance(env.game_state, CompiledState) == compiled
