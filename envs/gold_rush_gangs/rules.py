@@ -16,7 +16,7 @@ from typing import ClassVar
 import numpy as np
 
 from meeplezoo.envs.core.cards import Deck, canonical_shuffle, card_rank, stack_ranks, standard_52
-from meeplezoo.envs.core.fields import Field, generator_field, saved
+from meeplezoo.envs.core.fields import Dim, Field, generated_clone, generator_field, saved
 from meeplezoo.envs.core.options import choice, flag, integer
 from meeplezoo.envs.core.positions import (
     PositionError,
@@ -74,19 +74,18 @@ __all__ = ["ActionKind", "GoldRushGangsGame", "GoldRushGangsState", "Phase"]
 
 
 class GoldRushGangsGame(Game):
+    kernel = "meeplezoo.envs.gold_rush_gangs.kernel.spec:KERNEL"  # compiled by default (backend="python": these rules)
     info = GameInfo(
         name="gold_rush_gangs_v0",
         title="Gold Rush Gangs",
-        min_players=3,
-        max_players=3,
-        default_players=3,
+        players=integer(3, 3, 3, "seats at the table (the game is for three)"),
         hidden_information=True,
         chance=True,
         zero_sum=True,
         rules_page="seeds/gold_rush_gangs.md",
     )
     options: ClassVar[dict] = {
-        "num_players": integer(3, 3, 3, "seats at the table (the game is for three)"),
+        "num_players": info.players,
         "radius": integer(9, 4, 15, "board radius (the board has 3 r (r + 1) + 1 cells)"),
         "territory_radius": integer(5, 2, 14, "radius of each gang's territory around its home corner"),
         "base_radius": integer(1, 1, 3, "radius of each gang's base (where it delivers) around its home"),
@@ -238,7 +237,7 @@ class GoldRushGangsGame(Game):
             )
         return ranks
 
-    def state_from_dict(self, data: dict) -> GoldRushGangsState:
+    def _state_from_dict(self, data: dict) -> GoldRushGangsState:
         return GoldRushGangsState.from_dict(self, data)
 
 
@@ -271,10 +270,88 @@ def _damage_bound(game) -> int:
     return game.bank_threshold
 
 
+# --- the compiled layout's words for the fields that are not lists of ints ----------------
+MOST_FIGHTS = GANG_SIZE * (NUM_SEATS - 1)  # a mover fights each enemy thief at most once
+MOST_CARDS = sum(SLOT_CARDS)  # a thief and both friends next to it
+FIGHT_WORDS = 3 + 2 * MOST_CARDS  # attacker, defender, attacker_won, then both sides' cards
+# first-player draw rounds the row keeps: a tie at the top recurs with odds near 1/13, so
+# twenty rounds are never all used (the kernel keeps drawing past them without recording)
+MOST_DRAW_ROUNDS = 20
+PILE_WORDS = 1 + DECK_SIZE  # a pile's length, then its cards
+
+
+def _deck_to_row(deck: Deck, _state) -> list[list[int]]:
+    return [[len(deck.draw_pile), *deck.draw_pile], [len(deck.discard), *deck.discard]]
+
+
+def _deck_from_row(piles, _game) -> Deck:
+    return Deck(piles[0][1 : 1 + piles[0][0]], piles[1][1 : 1 + piles[1][0]])
+
+
+def _sacks_to_row(sacks, state) -> list[list[int]]:
+    return [sacks.get(cell, empty_pile()) for cell in range(state.game.num_cells)]
+
+
+def _sacks_from_row(piles, _game) -> dict[int, list[int]]:
+    return {cell: pile for cell, pile in enumerate(piles) if any(pile)}
+
+
+def _combat_to_row(fights, _state) -> list[list[int]]:
+    rows = []
+    for fight in fights:
+        cards = [fight["attacker_cards"], fight["defender_cards"]]
+        words = [GANG_SIZE * fight["attacker"][0] + fight["attacker"][1]]
+        words += [GANG_SIZE * fight["defender"][0] + fight["defender"][1], int(fight["attacker_won"])]
+        for side in cards:
+            words += side + [NOWHERE] * (MOST_CARDS - len(side))
+        rows.append(words)
+    return rows
+
+
+def _combat_from_row(rows, _game) -> list[dict]:
+    fights = []
+    for words in rows:
+        if words[0] < 0:
+            break
+        attack, defence = words[3 : 3 + MOST_CARDS], words[3 + MOST_CARDS :]
+        fights.append(
+            {
+                "attacker": list(divmod(words[0], GANG_SIZE)),
+                "defender": list(divmod(words[1], GANG_SIZE)),
+                "attacker_cards": [card for card in attack if card >= 0],
+                "defender_cards": [card for card in defence if card >= 0],
+                "attacker_won": bool(words[2]),
+            }
+        )
+    return fights
+
+
+def _first_draw_to_row(rounds, _state) -> list[list[int]]:
+    return [[word for pair in drawn for word in pair] for drawn in rounds[:MOST_DRAW_ROUNDS]]
+
+
+def _first_draw_from_row(rows, _game) -> list[list]:
+    rounds = []
+    for words in rows:
+        if words[0] < 0:
+            break
+        rounds.append([[words[k], words[k + 1]] for k in range(0, len(words), 2) if words[k] >= 0])
+    return rounds
+
+
+_MOST_RADIUS = GoldRushGangsGame.options["radius"].high
+
+
 class GoldRushGangsState(State):
     """One position. Units are numbered ``GANG_SIZE * seat + slot`` (slot 0
     the pro); per unit the state keeps its cell, status, turns still to miss
     and the origin of the sack it carries (NOWHERE when none)."""
+
+    # the compiled layout's dimensions: capacities that fit every configuration
+    layout_dims: ClassVar[dict] = {
+        "cells": Dim(3 * _MOST_RADIUS * (_MOST_RADIUS + 1) + 1, lambda game: game.num_cells),
+        "stores": Dim(NUM_SEATS),
+    }
 
     fields = (
         generator_field(),
@@ -284,33 +361,86 @@ class GoldRushGangsState(State):
             to_json=lambda deck, _state: deck.to_dict(),
             from_json=deck_from_json,
             default=Deck(standard_52()),
+            shape=(2, PILE_WORDS),
+            fill=NOWHERE,
+            to_row=_deck_to_row,
+            from_row=_deck_from_row,
         ),
-        Field("unit_cell", "list"),  # the units are one "units" entry of the position dict
-        Field("unit_status", "list"),
-        Field("unit_turns_to_miss", "list"),
-        Field("unit_carrying", "list"),
-        Field("occupant", "list"),  # unit standing on each cell (NOWHERE): rebuilt from the units
-        Field("sacks", "dict_of_lists"),  # cell -> sacks lying there by origin: a "sacks" entry
-        saved("delivered", "list", from_json=integer_list(0, _win_bound, NUM_SEATS), default=[0, 0, 0]),
-        saved("bank_damage", "list", from_json=integer_list(0, _damage_bound, NUM_SEATS), default=[0, 0, 0]),
-        saved("stores", "list", to_json=_cells_to_json, from_json=cells_from_json, default=[]),
-        saved("turns", from_json=integer_entry(0, _turn_bound), default=0),
-        saved("action_points", key="ap", from_json=integer_entry(0, _ap_bound), default=0),
-        saved("winner", from_json=seat_entry(allow_none=True), default=-1),
-        saved("is_truncated", key="truncated", from_json=flag_entry(), default=False),
-        saved("last_combat", "list", from_json=last_combat_from_json, default=[]),
-        saved("first_draw", "list", from_json=first_draw_from_json, default=[]),
-        saved("first_player", from_json=seat_entry(), default=0),
+        # the units are one "units" entry of the position dict
+        Field("unit_cell", "list", shape=(NUM_UNITS,)),
+        Field("unit_status", "list", shape=(NUM_UNITS,)),
+        Field("unit_turns_to_miss", "list", shape=(NUM_UNITS,)),
+        Field("unit_carrying", "list", shape=(NUM_UNITS,)),
+        # unit standing on each cell (NOWHERE): rebuilt from the units
+        Field("occupant", "list", shape=("cells",), fill=NOWHERE),
+        # cell -> sacks lying there by origin: a "sacks" entry
+        Field(
+            "sacks",
+            "dict_of_lists",
+            shape=("cells", len(ORIGIN_NAMES)),
+            to_row=_sacks_to_row,
+            from_row=_sacks_from_row,
+        ),
+        saved(
+            "delivered",
+            "list",
+            from_json=integer_list(0, _win_bound, NUM_SEATS),
+            default=[0, 0, 0],
+            shape=(NUM_SEATS,),
+        ),
+        saved(
+            "bank_damage",
+            "list",
+            from_json=integer_list(0, _damage_bound, NUM_SEATS),
+            default=[0, 0, 0],
+            shape=(NUM_SEATS,),
+        ),
+        saved(
+            "stores",
+            "list",
+            to_json=_cells_to_json,
+            from_json=cells_from_json,
+            default=[],
+            shape=("stores",),
+            fill=NOWHERE,
+        ),
+        saved("turns", from_json=integer_entry(0, _turn_bound), default=0, shape=()),
+        saved("action_points", key="ap", from_json=integer_entry(0, _ap_bound), default=0, shape=()),
+        saved("winner", from_json=seat_entry(allow_none=True), default=-1, shape=()),
+        saved("is_truncated", key="truncated", from_json=flag_entry(), default=False, shape=(), kind="bool"),
+        saved(
+            "last_combat",
+            "list",
+            from_json=last_combat_from_json,
+            default=[],
+            shape=(MOST_FIGHTS, FIGHT_WORDS),
+            fill=NOWHERE,
+            to_row=_combat_to_row,
+            from_row=_combat_from_row,
+        ),
+        saved(
+            "first_draw",
+            "list",
+            from_json=first_draw_from_json,
+            default=[],
+            shape=(MOST_DRAW_ROUNDS, 2 * NUM_SEATS),
+            fill=NOWHERE,
+            to_row=_first_draw_to_row,
+            from_row=_first_draw_from_row,
+        ),
+        saved("first_player", from_json=seat_entry(), default=0, shape=()),
         saved(
             "phase",
             to_json=lambda phase, _state: PHASE_NAMES[phase],
             from_json=name_entry(PHASE_NAMES),
             default=MOVEMENT,
+            shape=(),
         ),
-        saved("setup_step_index", key="setup_pos", from_json=_setup_pos_from_json, default=None),
-        saved("acting_seat", key="current", from_json=seat_entry(), default=0),
+        saved("setup_step_index", key="setup_pos", from_json=_setup_pos_from_json, default=None, shape=()),
+        saved("acting_seat", key="current", from_json=seat_entry(), default=0, shape=()),
         Field("_mask_cache", "reset"),
     )
+    clone = generated_clone()  # compiled from ``fields`` when the class is made (envs.core.fields)
 
     def __init__(self, game: GoldRushGangsGame, rng: np.random.Generator) -> None:
         """The position before any setup step: a shuffled deck, stores on the
@@ -560,7 +690,7 @@ class GoldRushGangsState(State):
                 progress[seat] += 0.15 * (1.0 - near / span)
         return progress
 
-    def evaluate(self, viewer: int | None = None) -> np.ndarray:
+    def _evaluate(self, viewer: int | None) -> np.ndarray:
         """Heuristic return of an unfinished position (``returns()`` once over).
 
         Each gang's progress (:meth:`_progress`) becomes win chances by a
@@ -597,8 +727,8 @@ class GoldRushGangsState(State):
         return copy
 
     # --- position dict: the entries that are not one field each ----------------------------
-    def to_dict(self) -> dict:
-        data = super().to_dict()
+    def _to_dict(self) -> dict:
+        data = super()._to_dict()
         coords = self.game.geo.coords
         data["units"] = [
             {
@@ -621,6 +751,8 @@ class GoldRushGangsState(State):
 
     def _after_load(self, data: dict) -> None:
         """Read the units and sacks entries, each checked as it is read."""
+        if not data and isinstance(getattr(self, "unit_cell", None), list):
+            return  # read from a compiled row: every field is already set
         if self.setup_step_index is None:
             self.setup_step_index = (
                 NUM_SEATS * self.game.setup_steps_per_seat if self.phase == MOVEMENT else 0

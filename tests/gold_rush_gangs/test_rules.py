@@ -368,8 +368,9 @@ def test_observation_contents():
 def test_env_stack_deck_and_renders():
     env = envs.make("gold_rush_gangs_v0", render_mode="ansi")
     env.reset(seed=1)
-    env.load_state(position(units={(0, A): (0, 3), (1, A): (2, 2)}).to_dict())
-    env.unwrapped.game_state.stack_deck([7, 7])
+    start = position(units={(0, A): (0, 3), (1, A): (2, 2)})
+    start.stack_deck([7, 7])  # on the position loaded (the env's state may be a compiled row)
+    env.load_state(start.to_dict())
     env.step(env.unwrapped.game.encode(0, "move", A, E))
     assert env.unwrapped.game_state.last_combat[0]["attacker_won"]
     text = env.render()
