@@ -1,0 +1,1 @@
+../../../meeplezoo/__init__.py

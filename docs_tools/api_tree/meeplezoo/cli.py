@@ -1,0 +1,1 @@
+../../../meeplezoo/cli.py
