@@ -19,23 +19,50 @@ from meeplezoo.envs.core.state import derive_rng
 class SeatView:
     """A seat's window on the rules state for search bots."""
 
-    __slots__ = ("_state", "seat")
+    __slots__ = ("_position", "_reference", "seat")
 
     def __init__(self, state, seat: int) -> None:
-        # Searches run on the Python rules until they have compiled trees of
-        # their own: a compiled state's per-call cost would slow each rollout
-        # step, and its reference State is the same position, bit for bit.
-        reference = getattr(state, "reference", None)
-        self._state = reference() if callable(reference) else state
+        self._position = state
+        self._reference = None
         self.seat = seat
 
     @property
+    def _state(self):
+        """The position as a reference State, built on first use: the Python
+        searches run on the rules layer (a compiled state's per-call cost
+        would slow each rollout step), and a compiled state's reference is
+        the same position, bit for bit."""
+        if self._reference is None:
+            reference = getattr(self._position, "reference", None)
+            self._reference = reference() if callable(reference) else self._position
+        return self._reference
+
+    @property
     def game(self):
-        return self._state.game
+        return self._position.game
 
     @property
     def hidden_information(self) -> bool:
-        return self._state.game.info.hidden_information
+        return self._position.game.info.hidden_information
+
+    def compiled_state(self):
+        """The position as a CompiledState, for searches that run inside the
+        game's kernel, or None where the game has none (or, with hidden
+        information, no compiled ``determinize``). Such a search must read
+        the row only through the kernel's ``determinize`` from this seat's
+        view (or, with perfect information, as the position it is) and reseed
+        any generator it plays on: nothing hidden may reach it otherwise."""
+        from meeplezoo.envs.core.backends import has_kernel
+
+        position, game = self._position, self._position.game
+        if not has_kernel(game):
+            return None
+        from meeplezoo.envs.core.compiled.state import CompiledState
+
+        compiled = position if isinstance(position, CompiledState) else CompiledState.of(position)
+        if self.hidden_information and compiled.kernel.determinize is None:
+            return None
+        return compiled
 
     def sample(self, rng: np.random.Generator):
         """A full state consistent with what the seat knows: a clone for

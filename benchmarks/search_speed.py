@@ -7,7 +7,10 @@ evaluation (batched); an ``mcts`` simulation is one walk and a random
 rollout of up to 20 moves, so the two buy different things: the decision
 time is what a table pays. The network is the shipped baseline where there is
 one, else a fresh network of the game's training settings (same size, same
-cost). ``--profile`` splits the az search's time between root sampling
+cost). The ``mcts`` columns are the reference search (``backend=python``);
+where the game has a compiled kernel the compiled ``mcts`` is measured too,
+on the same positions as compiled states, at 200 simulations and at
+``--compiled-sims``. ``--profile`` splits the az search's time between root sampling
 (clone / determinize), moves, masks, observations, the network and the
 tree itself.
 
@@ -21,12 +24,12 @@ import cProfile
 import json
 import pstats
 import sys
-import time
 
 import numpy as np
 
 from meeplezoo import envs
-from meeplezoo.agents.base import SeatView
+from meeplezoo.benchmarks.decisions import decide as _decide
+from meeplezoo.envs.core.backends import has_kernel
 
 PARTS = {
     "sample (clone, determinize)": ("sample",),  # SeatView.sample: the determinization and its reseed
@@ -68,25 +71,15 @@ def az_agent(game, sims: int):
         return AZAgent(seed=0, sims=sims, evaluator=TorchEvaluator(net)), "untrained network"
 
 
-def _decide(agent, states) -> float:
-    start = time.process_time()
-    for state in states:
-        seat = state.current_player
-        obs = {
-            "observation": state.observation(seat),
-            "action_mask": state.legal_action_mask().astype(np.int8),
-        }
-        agent.act(obs, SeatView(state, seat))
-    return time.process_time() - start
-
-
-def measure(name: str, az_sims: int, count: int, seed: int, profile: bool = False) -> dict:
+def measure(
+    name: str, az_sims: int, count: int, seed: int, profile: bool = False, compiled_sims: int = 2000
+) -> dict:
     from meeplezoo.agents.mcts import MCTSAgent
 
     game = envs.make_game(name)
     states = positions(game, count, seed)
     az, network = az_agent(game, az_sims)
-    mcts = MCTSAgent(seed=0, sims=200)
+    mcts = MCTSAgent(seed=0, sims=200, backend="python")
     _decide(az, states[:1])  # warm-up: loads the network
     az_seconds = _decide(az, states)
     mcts_seconds = _decide(mcts, states)
@@ -100,8 +93,27 @@ def measure(name: str, az_sims: int, count: int, seed: int, profile: bool = Fals
         "mcts_sims_per_second": 200 * len(states) / mcts_seconds,
         "mcts_ms_per_decision": 1000 * mcts_seconds / len(states),
     }
+    if has_kernel(game):
+        row.update(compiled_row(states, compiled_sims))
     if profile:
         row["az_profile"] = profile_parts(az, states)
+    return row
+
+
+def compiled_row(states, compiled_sims: int) -> dict:
+    """The compiled ``mcts`` on the positions as compiled states: simulations
+    per second and ms per decision at 200 simulations and at ``compiled_sims``."""
+    from meeplezoo.agents.mcts import MCTSAgent
+    from meeplezoo.envs.core.compiled.state import CompiledState
+
+    compiled = [CompiledState.of(state) for state in states]
+    row = {"compiled_sims": compiled_sims}
+    for sims, key in ((200, "compiled_200"), (compiled_sims, "compiled")):
+        agent = MCTSAgent(seed=0, sims=sims, backend="compiled")
+        _decide(agent, compiled[:1])  # warm-up: loads (or compiles) the search
+        seconds = _decide(agent, compiled)
+        row[f"{key}_sims_per_second"] = sims * len(compiled) / seconds
+        row[f"{key}_ms_per_decision"] = 1000 * seconds / len(compiled)
     return row
 
 
@@ -142,6 +154,7 @@ def markdown(rows: list[dict], command: str) -> str:
             f"| {r['game']} | {r['network']} | {r['az_sims']} | {r['az_sims_per_second']:,.0f} | "
             f"{r['az_ms_per_decision']:.1f} | {r['mcts_sims_per_second']:,.0f} | {r['mcts_ms_per_decision']:.1f} |"
         )
+    lines += compiled_table(rows)
     if any("az_profile" in r for r in rows):
         parts = list(next(r for r in rows if "az_profile" in r)["az_profile"])
         lines += ["", "Where the az search spends its time (cProfile, share of decision time):", ""]
@@ -154,11 +167,35 @@ def markdown(rows: list[dict], command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def compiled_table(rows: list[dict]) -> list[str]:
+    """The compiled mcts beside the reference, for the games with a kernel."""
+    compiled = [r for r in rows if "compiled_sims" in r]
+    if not compiled:
+        return []
+    lines = [
+        "",
+        "The compiled `mcts` (20-move rollouts) on the same positions, beside the reference's 200 simulations:",
+        "",
+        "| game | reference sims/s | compiled sims/s at 200 | ms/decision | compiled sims | sims/s | ms/decision |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in compiled:
+        lines.append(
+            f"| {r['game']} | {r['mcts_sims_per_second']:,.0f} | {r['compiled_200_sims_per_second']:,.0f} | "
+            f"{r['compiled_200_ms_per_decision']:.1f} | {r['compiled_sims']} | {r['compiled_sims_per_second']:,.0f} | "
+            f"{r['compiled_ms_per_decision']:.1f} |"
+        )
+    return lines
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", help="games (default: all)")
     parser.add_argument("--sims", type=int, default=64, help="az simulations per decision")
     parser.add_argument("--positions", type=int, default=20)
+    parser.add_argument(
+        "--compiled-sims", type=int, default=2000, help="compiled mcts simulations per decision"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--profile", action="store_true", help="also split the az time by part")
     parser.add_argument("--json", metavar="FILE")
@@ -170,7 +207,7 @@ def main(argv=None) -> int:
     torch.set_num_threads(1)  # as the az agent and the self-play workers run it
     rows = []
     for name in names:
-        row = measure(name, args.sims, args.positions, args.seed, args.profile)
+        row = measure(name, args.sims, args.positions, args.seed, args.profile, args.compiled_sims)
         rows.append(row)
         print(json.dumps(row))
     words = sys.argv[1:] if argv is None else list(argv)

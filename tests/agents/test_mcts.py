@@ -25,7 +25,7 @@ def test_keeps_the_top_card_and_swaps_the_bottom_one():
 
 
 class _Evaluated(HighCardState):
-    def evaluate(self, viewer=None):
+    def _evaluate(self, viewer):
         return np.array([0.25, -0.25])
 
 
@@ -36,3 +36,20 @@ def test_capped_rollouts_use_the_states_estimate():
     search = TreeSearch(sims=1, c=1.4, depth=0, rng=np.random.default_rng(0))
     assert list(search._rollout(evaluated)) == [0.25, -0.25]
     assert list(search._rollout(state.clone())) == list(state.returns())  # no estimate: the game's returns
+
+
+def test_backend_python_keeps_the_reference_search_on_a_game_with_a_kernel(monkeypatch):
+    from meeplezoo import envs
+
+    def refuse(self):
+        raise AssertionError("backend=python must not reach the compiled search")
+
+    monkeypatch.setattr(SeatView, "compiled_state", refuse)
+    state = envs.make_game("gem_mountain_v0").new_initial_state(2)
+    while state.legal_actions().size < 2:
+        state.apply(int(state.legal_actions()[0]))
+    seat = state.current_player
+    choice = MCTSAgent(seed=3, sims=8, depth=3, backend="python").act(
+        observation_dict(state, seat), SeatView(state, seat)
+    )
+    assert state.legal_action_mask()[choice]

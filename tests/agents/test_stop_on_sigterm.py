@@ -39,6 +39,19 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+STARTED_CPU_SECONDS = 8.0
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU seconds of ``pid`` so far (infinite once it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return float("inf")
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _running(pid: int) -> bool:
     info = _parent_and_state(pid)
     return info is not None and info[1] != "Z"
@@ -89,7 +102,9 @@ def test_sigterm_ends_the_command_and_its_workers(args, tmp_path):
     try:
         assert _wait_for(lambda: len(_children(proc.pid)) >= 2, 120), "the workers never started"
         workers = _children(proc.pid)
-        time.sleep(3)  # the workers are playing their first games now
+        # the workers are playing their first games once past their start-up
+        # (imports and the compiled kernels loaded: a few CPU seconds each)
+        assert _wait_for(lambda: all(_cpu_seconds(pid) >= STARTED_CPU_SECONDS for pid in workers), 180)
         assert proc.poll() is None
         proc.send_signal(signal.SIGTERM)
         returncode = proc.wait(timeout=60)  # not after the games: they take minutes

@@ -1,0 +1,330 @@
+"""A PUCT tree in compiled code, its leaves evaluated in batches by Python.
+
+The search of :class:`meeplezoo.agents.puct.PUCTSearch` (values in
+``value_mix=0``, AlphaZero's form) with the tree in numba: selection by
+PUCT with the reference's first-play value, tie-breaking and virtual loss,
+expansion of one node per simulation, backup of per-seat value vectors.
+Each simulation starts from the searching seat's view: the kernel's
+``determinize`` in hidden-information games, the position itself
+otherwise, with the generator reseeded from the search's own words in games
+with chance (so the random stream differs from the reference's; the search
+is deterministic for a given ``rng``).
+
+:class:`CompiledPUCTSearch` has the reference's driving interface
+(``requests``/``feed``/``done``, ``visit_counts``, ``best_action``,
+``sample_action``), so :func:`meeplezoo.agents.puct.run_searches` batches
+its leaves with those of other searches, the games of a self-play worker,
+into one network call. The prior's Dirichlet noise and temperature are
+drawn in Python from ``rng``, as the reference draws them.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from meeplezoo.agents.compiled import tree as T
+from meeplezoo.agents.compiled import uct
+from meeplezoo.envs.core.compiled import pcg64
+from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.kernel import Kernel
+from meeplezoo.envs.core.compiled.specialise import specialise
+
+EDGE_N, VISITS, FIRST, NEXT, ACTION, HAS_PRIOR = range(6)  # one row of links per node
+STARTED, FINISHED, PENDING, SIZE = range(4)  # the counters
+LEAF_NODE, LEAF_PLAYER, LEAF_LENGTH = range(3)  # one row of leaf_info per waiting leaf
+NONE = np.int64(-1)
+
+# Placeholders: each kernel's copy of the templates binds these names (see specialise.py).
+legal_mask = apply_action = returns = current_player = observe = sample = descend = None
+
+
+@njit
+def select(links, w, value_sum, prior, node, mask, child_of, player, c_puct, low, scale):
+    """The legal action of the highest PUCT score, the first on ties; the
+    prior renormalised over the actions legal in this sample (the reference's ``_select``)."""
+    total_prior, total_visits, legal = 0.0, 0, 0
+    for action in range(mask.shape[0]):
+        if mask[action]:
+            legal += 1
+            total_prior += prior[node, action]
+            if child_of[action] >= 0:
+                total_visits += links[child_of[action], EDGE_N]
+    visits = links[node, VISITS]
+    fpu = (value_sum[node, player] / visits - low) * scale if visits else 0.5
+    explore = math.sqrt(total_visits + 1)
+    best, best_score = NONE, -math.inf
+    for action in range(mask.shape[0]):
+        if not mask[action]:
+            continue
+        p = prior[node, action] / total_prior if total_prior > 0 else 1.0 / legal
+        child = child_of[action]
+        if child < 0 or links[child, EDGE_N] == 0:
+            score = fpu + c_puct * p * explore
+        else:
+            edge = links[child, EDGE_N]
+            score = (w[child, player] / edge - low) * scale + c_puct * p * explore / (1 + edge)
+        if score > best_score:
+            best, best_score = action, score
+    return best
+
+
+@njit
+def child_for(links, node, action, size):
+    """The child of ``node`` by ``action``, made (node ``size``) if new; returns (child, new size)."""
+    child = links[node, FIRST]
+    while child >= 0:
+        if links[child, ACTION] == action:
+            return child, size
+        child = links[child, NEXT]
+    links[size, EDGE_N], links[size, VISITS], links[size, HAS_PRIOR] = 0, 0, 0
+    links[size, FIRST], links[size, ACTION] = NONE, action
+    links[size, NEXT] = links[node, FIRST]
+    links[node, FIRST] = size
+    return size, size + 1
+
+
+@njit
+def backup(links, w, value_sum, path, players, length, leaf, values, low):
+    """Every edge of the path adds the value vector and drops its virtual
+    loss; every node counts a real visit and adds the value (the reference's ``_backup``)."""
+    parent = T.ROOT
+    for step in range(length):
+        child, player = path[step], players[step]
+        for seat in range(values.shape[0]):
+            w[child, seat] += values[seat]
+            value_sum[parent, seat] += values[seat]
+        w[child, player] -= low
+        links[parent, VISITS] += 1
+        parent = child
+    for seat in range(values.shape[0]):
+        value_sum[leaf, seat] += values[seat]
+    links[leaf, VISITS] += 1
+
+
+@njit
+def backup_all(tree, leaves, relative, low):
+    """Back up every waiting leaf, its values turned from the mover's
+    relative order (itself first) into seat order."""
+    links, w, value_sum = tree[0], tree[1], tree[2]
+    paths, players, info = leaves[0], leaves[1], leaves[2]
+    num_players = relative.shape[1]
+    values = np.zeros(num_players)
+    for k in range(relative.shape[0]):
+        mover = info[k, LEAF_PLAYER]
+        for j in range(num_players):
+            values[(mover + j) % num_players] = relative[k, j]
+        backup(
+            links, w, value_sum, paths[k], players[k], info[k, LEAF_LENGTH], info[k, LEAF_NODE], values, low
+        )
+
+
+def _descend(state, game, tree, settings, buffers, leaves, slot, counters):
+    """One walk from the root: a finished game is backed up at once (False);
+    else the first node without a prior becomes waiting leaf ``slot`` (True)."""
+    links, w, value_sum, prior = tree
+    mask, child_of, values = buffers
+    paths, players, info, observations, masks = leaves
+    node, length = T.ROOT, 0
+    while True:
+        if current_player(state) < 0:
+            returns(state, game, values)
+            backup(links, w, value_sum, paths[slot], players[slot], length, node, values, settings[uct.LOW])
+            counters[FINISHED] += 1
+            return False
+        player = current_player(state)
+        legal_mask(state, game, mask)
+        if links[node, HAS_PRIOR] == 0:
+            observe(state, game, player, observations[slot])
+            masks[slot, :] = mask
+            info[slot, LEAF_NODE], info[slot, LEAF_PLAYER], info[slot, LEAF_LENGTH] = node, player, length
+            return True
+        T.index_children(links, node, child_of)
+        c_puct, low, scale = settings[uct.C], settings[uct.LOW], settings[uct.SCALE]
+        action = select(links, w, value_sum, prior, node, mask, child_of, player, c_puct, low, scale)
+        T.clear_children(links, node, child_of)
+        child, size = child_for(links, node, action, counters[SIZE])
+        counters[SIZE] = size
+        links[child, EDGE_N] += 1  # virtual visit, made real by the backup
+        w[child, player] += settings[uct.LOW]  # virtual loss for the mover
+        paths[slot, length], players[slot, length] = child, player
+        length += 1
+        apply_action(state, game, action)
+        node = child
+
+
+def _collect(
+    root, game, seat, sims, limit, settings, gen_at, searcher, tree, work, buffers, leaves, counters
+):
+    """Start simulations until ``limit`` leaves wait (the reference's ``requests``)."""
+    reseed = settings[uct.RESEED] != 0.0
+    while counters[PENDING] < limit and counters[STARTED] < sims:
+        counters[STARTED] += 1
+        sample(root, root, game, seat, True, reseed, gen_at, searcher, work)
+        waiting = descend(work, game, tree, settings, buffers, leaves, counters[PENDING], counters)
+        if waiting:
+            counters[PENDING] += 1
+        elif tree[0][T.ROOT, HAS_PRIOR] == 0:
+            break
+
+
+@cache
+def compiled_collect(kernel: Kernel) -> Any:
+    """The compiled leaf collection over ``kernel`` (compiled once per kernel)."""
+    tag = kernel.name
+    names = ("legal_mask", "apply_action", "returns", "current_player", "observe")
+    bound: dict[str, Any] = {name: getattr(kernel, name) for name in names}
+    bound["determinize"] = kernel.determinize or specialise(uct._no_determinize, tag, bound)
+    bound["sample"] = specialise(uct._sample, tag, bound)
+    bound["descend"] = specialise(_descend, tag, bound)
+    return specialise(_collect, tag, bound)
+
+
+class _Leaf:
+    """A waiting leaf as :func:`~meeplezoo.agents.puct.run_searches` reads it."""
+
+    __slots__ = ("observation", "mask")
+
+    def __init__(self, observation: np.ndarray, mask: np.ndarray) -> None:
+        self.observation, self.mask = observation, mask
+
+
+class CompiledPUCTSearch:
+    """One decision's PUCT search of ``state`` (a CompiledState) for ``seat``.
+
+    Settings as :class:`~meeplezoo.agents.puct.PUCTSearch` (``value_mix`` 0):
+    ``sims`` counts simulations, the root's own evaluation included;
+    ``dirichlet_alpha`` mixes noise into the root prior (self-play; None in
+    evaluation); ``prior_temperature`` flattens every prior. ``rng`` seeds
+    the search's words and draws the noise and sampled moves."""
+
+    def __init__(
+        self, state, seat: int, sims: int, rng: np.random.Generator, c_puct: float = 1.25,
+        search_batch: int = 8, dirichlet_alpha: float | None = None, dirichlet_weight: float = 0.25,
+        prior_temperature: float = 1.0,
+    ) -> None:  # fmt: skip
+        from meeplezoo.agents.puct import check_search_settings
+
+        check_search_settings(sims, 0.0, 0, prior_temperature, search_batch)
+        game = self.game = state.game
+        self.rng, self.seat, self.sims, self.search_batch = rng, int(seat), int(sims), int(search_batch)
+        self.dirichlet_alpha, self.dirichlet_weight = dirichlet_alpha, float(dirichlet_weight)
+        self.prior_power = 1.0 / float(prior_temperature)
+        self._kernel, self._root, self._game_row = state.kernel, state.row.copy(), state.kernel.game_row(game)
+        gen_at = uct.generator_offset(state.kernel)
+        self._settings = uct.search_settings(game, c_puct, 0, True)
+        self._settings[uct.RESEED] = float(game.info.chance and gen_at >= 0)
+        self._gen_at = np.int64(max(gen_at, 0))
+        self._searcher = pcg64.to_words(np.random.default_rng(int(rng.integers(2**63 - 1))))
+        self._allocate(game)
+        self.root_legal: np.ndarray | None = None
+
+    def _allocate(self, game) -> None:
+        capacity, players, actions = self.sims + 1, game.num_players, game.num_actions
+        links = np.zeros((capacity, 6), dtype=np.int64)
+        links[T.ROOT, FIRST] = links[T.ROOT, ACTION] = NONE
+        self._tree = (
+            links,
+            np.zeros((capacity, players)),
+            np.zeros((capacity, players)),
+            np.zeros((capacity, actions)),
+        )
+        self._buffers = (np.zeros(actions, np.bool_), np.full(actions, NONE, np.int64), np.zeros(players))
+        batch, width = self.search_batch, int(np.prod(game.observation_shape))
+        self._leaves = (
+            np.zeros((batch, capacity), np.int64), np.zeros((batch, capacity), np.int64),
+            np.zeros((batch, 3), np.int64), np.zeros((batch, width), game.observation_dtype),
+            np.zeros((batch, actions), np.bool_),
+        )  # fmt: skip
+        self._work = np.empty_like(self._root)
+        self._counters = np.zeros(4, dtype=np.int64)
+        self._counters[SIZE] = 1
+
+    @property
+    def done(self) -> bool:
+        return self._counters[FINISHED] >= self.sims
+
+    def requests(self) -> list[_Leaf]:
+        """Start simulations until ``search_batch`` leaves wait (only the
+        root's, first); simulations that end the game are backed up at once."""
+        if self._counters[PENDING]:
+            raise RuntimeError("feed the pending leaves before asking for more")
+        limit = 1 if self._tree[0][T.ROOT, HAS_PRIOR] == 0 else self.search_batch
+        compiled_collect(self._kernel)(
+            self._root, self._game_row, np.int64(self.seat), np.int64(self.sims), np.int64(limit),
+            self._settings, self._gen_at, self._searcher, self._tree, self._work, self._buffers,
+            self._leaves, self._counters,
+        )  # fmt: skip
+        observations, masks = self._leaves[3], self._leaves[4]
+        shape = self.game.observation_shape
+        return [_Leaf(observations[k].reshape(shape), masks[k]) for k in range(self._counters[PENDING])]
+
+    def feed(self, priors: np.ndarray, values: np.ndarray) -> None:
+        """The evaluations of the waiting leaves, in order: priors over
+        actions and values in each leaf's seat-relative order."""
+        pending = int(self._counters[PENDING])
+        if len(priors) != pending or len(values) != pending:
+            raise ValueError(
+                f"expected {pending} evaluations, got {len(priors)} priors, {len(values)} values"
+            )
+        links, prior_rows, info = self._tree[0], self._tree[3], self._leaves[2]
+        for k in range(pending):
+            node = int(info[k, LEAF_NODE])
+            if not links[node, HAS_PRIOR]:
+                if node == T.ROOT:
+                    self.root_legal = np.flatnonzero(self._leaves[4][k])
+                prior_rows[node] = self._prior(np.asarray(priors[k], dtype=np.float64), node == T.ROOT)
+                links[node, HAS_PRIOR] = 1
+        relative = np.ascontiguousarray(np.asarray(values, dtype=np.float64)[:pending])
+        backup_all(self._tree, self._leaves, relative, self._settings[uct.LOW])
+        self._counters[FINISHED] += pending
+        self._counters[PENDING] = 0
+
+    def _prior(self, prior: np.ndarray, at_root: bool) -> np.ndarray:
+        """The prior flattened by the temperature, with the root's noise."""
+        if self.prior_power != 1.0:
+            powered = prior**self.prior_power
+            prior = powered / powered.sum() if powered.sum() > 0 else prior
+        legal = self.root_legal
+        if at_root and self.dirichlet_alpha is not None and legal is not None and legal.size >= 2:
+            prior = np.array(prior)
+            noise = self.rng.dirichlet(np.full(legal.size, float(self.dirichlet_alpha)))
+            prior[legal] = (1 - self.dirichlet_weight) * prior[legal] + self.dirichlet_weight * noise
+        return prior
+
+    def visit_counts(self) -> np.ndarray:
+        """Visits per action at the root (length ``num_actions``)."""
+        counts, links = np.zeros(self.game.num_actions), self._tree[0]
+        child = links[T.ROOT, FIRST]
+        while child >= 0:
+            counts[links[child, ACTION]] = links[child, EDGE_N]
+            child = links[child, NEXT]
+        return counts
+
+    def root_values(self) -> np.ndarray:
+        """Mean value vector per root action (zeros where unvisited)."""
+        links, w = self._tree[0], self._tree[1]
+        means = np.zeros((self.game.num_actions, self.game.num_players))
+        child = links[T.ROOT, FIRST]
+        while child >= 0:
+            if links[child, EDGE_N]:
+                means[links[child, ACTION]] = w[child] / links[child, EDGE_N]
+            child = links[child, NEXT]
+        return means
+
+    def best_action(self, seat: int) -> int:
+        """The most visited root action (ties: the better mean for ``seat``, then the lower action)."""
+        legal = self.root_legal
+        order = np.lexsort((-self.root_values()[legal, seat], -self.visit_counts()[legal]))
+        return int(legal[order[0]])
+
+    def sample_action(self, temperature: float) -> int:
+        """An action drawn with probability proportional to visits^(1/T)."""
+        legal, visits = self.root_legal, self.visit_counts()[self.root_legal]
+        if temperature <= 0 or visits.sum() == 0:
+            return int(legal[int(np.argmax(visits))])
+        weights = visits ** (1.0 / temperature)
+        return int(legal[int(self.rng.choice(legal.size, p=weights / weights.sum()))])
