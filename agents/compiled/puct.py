@@ -174,7 +174,7 @@ def _collect(
 @cache
 def compiled_collect(kernel: Kernel) -> Any:
     """The compiled leaf collection over ``kernel`` (compiled once per kernel)."""
-    tag = kernel.name
+    tag = kernel.cache_tag
     names = ("legal_mask", "apply_action", "returns", "current_player", "observe")
     bound: dict[str, Any] = {name: getattr(kernel, name) for name in names}
     bound["determinize"] = kernel.determinize or specialise(uct._no_determinize, tag, bound)

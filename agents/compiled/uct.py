@@ -180,7 +180,7 @@ def _search(root, game, seat, sims, num_players, settings, gen_at, searcher, roo
 @cache
 def compiled_search(kernel: Kernel) -> Any:
     """The compiled UCT search over ``kernel`` (compiled once per kernel, then loaded from disk)."""
-    tag = kernel.name
+    tag = kernel.cache_tag
     bound: dict[str, Any] = {
         name: getattr(kernel, name) for name in ("legal_mask", "apply_action", "returns", "current_player")
     }

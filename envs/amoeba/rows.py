@@ -6,7 +6,11 @@ the rest is put in words here: the pile as its draw pile, the selection as
 last member, size, open ports, owner]`` by id, and each piece's amoeba with
 the next member of that amoeba (an amoeba's members in their order, which
 decides the order of later merges and splits, as a linked list the kernel
-joins in one step). The frontier, the claimed and complete indexes and the
+joins in one step). Per anchor the row also keeps what the frontier knows
+(a derived slot: the reference keeps it up to date as tiles go down, and so
+does the kernel, rather than working it out again at every mask): -1 once the
+block is not empty, else the ports that must be blue (low byte) and pink
+(next byte). The frontier's groups, the claimed and complete indexes and the
 pink port of each slot are not in the row: they follow from the rest.
 
 A state read back from a row rebuilds its table by laying the placements
@@ -25,6 +29,7 @@ from meeplezoo.envs.core.cards import Deck
 from meeplezoo.envs.core.fields import Dim
 
 UNITS_CAPACITY = 64 * 64  # the largest board (board_units 64)
+ANCHORS_CAPACITY = 63 * 63  # its anchors (blocks of 2 x 2 units)
 PIECES_CAPACITY = NUM_TILES * 3  # a tile has at most 3 pieces
 # ids handed out: 3 per ground tile, at most 5 amoebas rebuilt by a split
 AMOEBA_IDS_CAPACITY = NUM_TILES * 5
@@ -37,6 +42,7 @@ LAYOUT_DIMS = {
     "tiles": Dim(NUM_TILES),
     "tile_ids": Dim(NUM_TILES, lambda _game: NUM_TILES),
     "units": Dim(UNITS_CAPACITY, lambda game: game.units * game.units),
+    "anchors": Dim(ANCHORS_CAPACITY, lambda game: (game.units - 1) * (game.units - 1)),
     "pieces": Dim(PIECES_CAPACITY),
     "amoeba_ids": Dim(AMOEBA_IDS_CAPACITY),
 }
@@ -77,6 +83,14 @@ def piece_links_to_row(piece_amoeba: list[int], state: Any) -> list[list[int]]:
         for here, after in zip(members, members[1:]):
             links[here] = after
     return [[aid, after] for aid, after in zip(piece_amoeba, links)]
+
+
+def anchor_needs_to_row(_anchor_free: Any, state: Any) -> list[int]:
+    """Per anchor: -1 once its block is not empty, else ``blue | pink << 8``."""
+    return [
+        blue | pink << 8 if free else -1
+        for free, blue, pink in zip(state.anchor_free, state.blue_required, state.pink_required)
+    ]
 
 
 def placements_to_row(placements: list, _state: Any) -> list:

@@ -224,7 +224,8 @@ class AmoebaState(Table, Splits, State):
         Field("next_amoeba_id", shape=()),
         Field("blue_required", "list"),  # per anchor: ports that must be blue
         Field("pink_required", "list"),  # per anchor: ports that must be pink
-        Field("anchor_free", "list"),  # per anchor: its block is empty
+        # per anchor: its block is empty; in the row, what the frontier needs there
+        Field("anchor_free", "list", shape=("anchors",), fill=-1, to_row=rows.anchor_needs_to_row),
         Field("frontier", "dict_of_copies"),  # fit mask -> anchors next to the table
         # the amoebas offered at this claim step (saved by their keys)
         Field("offers", "list", shape=("pieces",), fill=-1),

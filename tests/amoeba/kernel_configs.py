@@ -60,7 +60,8 @@ def same_view(py, row, grow, mask) -> None:
 
 def play_both(game, seed, pick, seen=None, full: bool = True, check=None) -> int:
     """Deal from ``seed`` on both sides and play ``pick(legal count)`` until
-    the end, comparing after every step (and ``check(py, row)``); returns the steps."""
+    the end, comparing after every step (and ``check(py, row)``), then the
+    returns and points; returns the steps."""
     grow = game_row(game)
     py = game.new_initial_state(seed)
     row = LAYOUT.new_rows(1)[0]
@@ -89,6 +90,9 @@ def play_both(game, seed, pick, seen=None, full: bool = True, check=None) -> int
     out = np.full(game.num_players, np.nan)
     kernel.returns(row, grow, out)
     np.testing.assert_array_equal(out, py.returns())
+    points = np.full(game.num_players, -1, dtype=np.int64)
+    kernel.points(row, grow, points)
+    assert points.tolist() == py.scores()
     return steps
 
 

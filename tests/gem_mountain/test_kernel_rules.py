@@ -7,6 +7,7 @@ the overrides and the turn limit included."""
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from meeplezoo.envs.gem_mountain.kernel import slots as S
 from meeplezoo.envs.gem_mountain.kernel.game_row import game_row
 from meeplezoo.envs.gem_mountain.rules import GemMountainGame
 from meeplezoo.envs.gem_mountain.tiles import ACTION_NAMES
+from tests.core.kernel_checks import assert_same_position, assert_same_view
 from tests.gem_mountain.kernel_configs import ALL, HEAVY, overrides
 
 OVERRIDES = overrides(
@@ -55,30 +57,8 @@ def game_of(index: int) -> GemMountainGame:
     return GAMES[index]
 
 
-def same_position(py, row, game, full: bool) -> None:
-    """The row holds ``py`` word for word (generator and derived counts
-    included); with ``full``, read back it is the same position dict too."""
-    expected = LAYOUT_STATE.write(py, np.zeros(S.STATE_WIDTH, dtype=np.int64))
-    if not np.array_equal(row, expected):
-        wrong = sorted(
-            {
-                name
-                for name, slot in LAYOUT_STATE.slots.items()
-                if (row != expected)[slot.offset : slot.end].any()
-            }
-        )
-        raise AssertionError(f"the rows differ in {wrong}")
-    if full:
-        assert LAYOUT_STATE.read(row, game).to_dict() == py.to_dict()
-
-
-def same_view(py, row, grow, mask) -> None:
-    """The same legal mask, seat to move and end."""
-    kernel.legal_mask(row, grow, mask)
-    np.testing.assert_array_equal(mask, py.legal_action_mask())
-    assert kernel.current_player(row) == py.current_player
-    assert kernel.is_terminal(row) == py.terminal
-    assert kernel.is_truncated(row) == py.truncated
+same_position = partial(assert_same_position, LAYOUT_STATE)  # (py, row, game, full)
+same_view = partial(assert_same_view, kernel)  # (py, row, grow, mask)
 
 
 def play_both(game, seed, pick, seen: Counter | None = None, full: bool = True) -> int:

@@ -6,6 +6,7 @@ and end, and the same returns; on every configuration the tests name."""
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 import numpy as np
 import pytest
@@ -16,33 +17,15 @@ from meeplezoo.envs.core.compiled import pcg64
 from meeplezoo.envs.gold_rush_gangs.kernel import rules as kernel
 from meeplezoo.envs.gold_rush_gangs.kernel import slots as S
 from meeplezoo.envs.gold_rush_gangs.kernel.game_row import game_row
+from tests.core.kernel_checks import assert_same_position, assert_same_view
 from tests.gold_rush_gangs.kernel_configs import CONFIGS, game_of
 
 LAYOUT_STATE = S.STATE_LAYOUT
 SMALL_BOARDS = [index for index in range(len(CONFIGS)) if game_of(index).num_cells < 100]
 
 
-def same_position(py, row, game, full: bool) -> None:
-    """The row holds ``py`` word for word; with ``full``, read back it is the same position dict too."""
-    expected = LAYOUT_STATE.write(py, np.zeros(S.STATE_WIDTH, dtype=np.int64))
-    if not np.array_equal(row, expected):
-        wrong = sorted(
-            name
-            for name, slot in LAYOUT_STATE.slots.items()
-            if (row != expected)[slot.offset : slot.end].any()
-        )
-        raise AssertionError(f"the rows differ in {wrong}")
-    if full:
-        assert LAYOUT_STATE.read(row, game).to_dict() == py.to_dict()
-
-
-def same_view(py, row, grow, mask) -> None:
-    """The same legal mask, seat to move and end."""
-    kernel.legal_mask(row, grow, mask)
-    np.testing.assert_array_equal(mask, py.legal_action_mask())
-    assert kernel.current_player(row) == py.current_player
-    assert kernel.is_terminal(row) == py.terminal
-    assert kernel.is_truncated(row) == py.truncated
+same_position = partial(assert_same_position, LAYOUT_STATE)  # (py, row, game, full)
+same_view = partial(assert_same_view, kernel)  # (py, row, grow, mask)
 
 
 def play_both(game, seed, pick, seen: Counter | None = None, full: bool = True, check=None) -> int:

@@ -5,16 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from meeplezoo.envs.amoeba.kernel import slots as S
+from meeplezoo.envs.core.compiled.kernel import cached_game_row
 
 
 def game_row(game) -> np.ndarray:
     """The int64 game row of ``game`` (cached on it: a Game's settings never change)."""
-    row = getattr(game, "_kernel_game_row", None)
-    if row is None:
-        row = _build(game)
-        row.flags.writeable = False
-        game._kernel_game_row = row
-    return row
+    return cached_game_row(game, _build)
 
 
 def _build(game) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Each seat's observation over a state row: the same int8 bytes as
 ``observe.py``'s ``Observer`` (board planes, then the global block),
-painted afresh from the row at every call."""
+painted afresh from the row at every call, tile by visible tile."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 
 from meeplezoo.envs.amoeba.kernel import slots as S
 from meeplezoo.envs.amoeba.kernel.rules import hand_length, pile_length, scores
-from meeplezoo.envs.amoeba.kernel.table import amoeba_at, face, slot_piece
+from meeplezoo.envs.amoeba.kernel.table import amoeba_at, count_placements, oriented
 from meeplezoo.envs.amoeba.observe import NUM_PLANES, SEATS
 from meeplezoo.envs.amoeba.tiles import NUM_TILES
 from meeplezoo.envs.core.compiled.jit import njit
@@ -17,48 +17,59 @@ CAP = 127  # int8 ceiling for sizes and scores
 
 
 @njit
-def paint_port(state, out, units, player, players, unit, side, offer):
-    """The port planes of one outer side of a unit: piece number, open, and
-    its amoeba's size, completeness, owner (relative seat) and offer."""
-    area = units * units
-    piece = slot_piece(state, units, unit * 4 + side)
-    if piece < 0:
+def paint_port(state, out, units, player, players, k, row, column, port, offer):
+    """The port planes of one outer port of a visible tile: piece number,
+    open, and its amoeba's size, completeness, owner (relative seat) and
+    offer. (``row, column``: the tile's anchor, worked out once per tile.)"""
+    number = S.PORT_PIECE[oriented(state, k), port]
+    if number == 0:
         return
-    cell = (side & 1) * area + unit
-    facing = face(units, unit * 4 + side)
+    piece = state[S.PLACEMENT_PIECES + 3 * k + number - 1]
+    area = units * units
+    unit = (row + S.PORT_ROW[port]) * units + column + S.PORT_COLUMN[port]
+    cell = (S.PORT_SIDE[port] & 1) * area + unit
+    facing_row, facing_column = row + S.FACE_ROW[port], column + S.FACE_COLUMN[port]
+    is_open = facing_row < 0 or facing_row >= units or facing_column < 0 or facing_column >= units
+    if not is_open:
+        is_open = state[S.UNIT_PLACEMENT + facing_row * units + facing_column] < 0
     aid = state[S.PIECE_AMOEBA + 2 * piece]
     at = amoeba_at(aid, 0)
     owner = state[at + S.OWNER]
-    out[4 * area + cell] = state[S.PIECE_NUMBER + piece]
-    out[6 * area + cell] = 1 if facing < 0 or state[S.UNIT_PLACEMENT + (facing >> 2)] < 0 else 0
+    out[4 * area + cell] = number
+    out[6 * area + cell] = 1 if is_open else 0
     out[8 * area + cell] = min(state[at + S.SIZE], CAP)
     out[10 * area + cell] = 1 if state[at + S.OPEN] == 0 else 0
-    out[12 * area + cell] = 0 if owner < 0 else 1 + (owner - player) % players
+    if owner >= 0:
+        out[12 * area + cell] = 1 + owner - player + (players if owner < player else 0)
     out[14 * area + cell] = 1 if aid == offer else 0
 
 
 @njit
 def paint_planes(state, game, player, out):
-    """The board planes: every visible unit and its outer ports."""
+    """The board planes: every visible tile's units and its outer ports (a
+    tile's blocks never overlap another's; a top tile hides the one below)."""
     units, players = game[S.G_UNITS], game[S.G_NUM_PLAYERS]
-    area = units * units
+    area, width = units * units, units - 1
     offer = -1
     if state[S.PHASE] == S.CLAIM and state[S.OFFERS] >= 0:
         offer = state[S.OFFERS + state[S.OFFER_INDEX]]
-    for unit in range(area):
-        k = state[S.UNIT_PLACEMENT + unit]
-        if k < 0:
-            continue
+    for k in range(count_placements(state)):
         anchor = state[S.PLACEMENTS + 4 * k]
-        out[unit] = 1
-        out[area + unit] = 1 if state[S.PLACEMENTS + 4 * k + 3] == 2 else 0
-        out[2 * area + unit] = 1 if unit // units == anchor // (units - 1) else 0
-        out[3 * area + unit] = 1 if unit % units == anchor % (units - 1) else 0
-        for side in range(4):
-            facing = face(units, unit * 4 + side)
-            if facing >= 0 and state[S.UNIT_PLACEMENT + (facing >> 2)] == k:
-                continue
-            paint_port(state, out, units, player, players, unit, side, offer)
+        row, column = anchor // width, anchor % width
+        top = row * units + column
+        if state[S.UNIT_PLACEMENT + top] != k:
+            continue
+        level = 1 if state[S.PLACEMENTS + 4 * k + 3] == 2 else 0
+        for unit, first_row, first_column in (
+            (top, 1, 1),
+            (top + 1, 1, 0),
+            (top + units, 0, 1),
+            (top + units + 1, 0, 0),
+        ):
+            out[unit], out[area + unit] = 1, level
+            out[2 * area + unit], out[3 * area + unit] = first_row, first_column
+        for port in range(8):
+            paint_port(state, out, units, player, players, k, row, column, port, offer)
 
 
 @njit

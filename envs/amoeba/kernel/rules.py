@@ -372,6 +372,8 @@ def clear_row(state, game):
     for seat in range(S.MOST_SEATS):
         state[S.SUPPLY + seat] = game[S.G_NUCLEI] if seat < game[S.G_NUM_PLAYERS] else 0
     state[S.NEXT_AMOEBA_ID] = 0
+    for anchor in range((game[S.G_UNITS] - 1) * (game[S.G_UNITS] - 1)):
+        state[S.ANCHOR_NEED + anchor] = 0  # every block free, none next to the table
     state[S.FIRST_TILE_PENDING], state[S.MOVER], state[S.PHASE] = 1, 0, S.SELECT
     state[S.DIE], state[S.PLACEMENTS_LEFT], state[S.PLACED] = 0, 0, 0
     state[S.OFFER_INDEX], state[S.TURN], state[S.TERMINAL] = 0, 0, 0
@@ -416,6 +418,13 @@ def scores(state, players, score, largest):
         if size > 0 and owner >= 0:
             score[owner] += size
             largest[owner] = max(largest[owner], size)
+
+
+@njit
+def points(state, game, out):
+    """``scores()``: per seat, the segments of its amoebas."""
+    largest = np.zeros(game[S.G_NUM_PLAYERS], dtype=np.int64)
+    scores(state, game[S.G_NUM_PLAYERS], out, largest)
 
 
 @njit

@@ -15,7 +15,7 @@ import numpy as np
 from meeplezoo.envs.amoeba import rows
 from meeplezoo.envs.amoeba.rules import AmoebaState
 from meeplezoo.envs.amoeba.tiles import DISTINCT_ROTS, NUM_TILES, ORIENTED, PINK8_LIST, PORT_DIR, PORT_UNIT
-from meeplezoo.envs.core.compiled.layout import layout_of
+from meeplezoo.envs.core.compiled.layout import layout_of, offsets_of
 
 STATE_LAYOUT = layout_of(AmoebaState)
 _S = STATE_LAYOUT.constants()
@@ -28,6 +28,9 @@ FIRST_TILE_PENDING, MOVER, PHASE, DIE = _S["FIRST_TILE_PENDING"], _S["MOVER"], _
 PLACEMENTS_LEFT, PLACED, SELECTION = _S["PLACEMENTS_LEFT"], _S["PLACED"], _S["SELECTION"]
 OFFER_INDEX, TURN, TERMINAL, TRUNCATED = _S["OFFER_INDEX"], _S["TURN"], _S["TERMINAL"], _S["TRUNCATED"]
 DICE_USED, STATE_WIDTH = _S["DICE_USED"], _S["WIDTH"]
+# per anchor: -1 once its block is not empty, else the ports that must be blue
+# (low byte) and pink (next byte); the reference's frontier, kept up to date
+ANCHOR_NEED = _S["ANCHOR_FREE"]
 
 # capacities (row strides) from the layout's dimensions
 MOST_SEATS = STATE_LAYOUT.dims["seats"].capacity
@@ -64,16 +67,7 @@ GAME_SLOTS = (
 )
 
 
-def _offsets(slots) -> dict[str, int]:
-    out, at = {}, 0
-    for name, size in slots:
-        out[name] = at
-        at += size
-    out["WIDTH"] = at
-    return out
-
-
-_G = _offsets(GAME_SLOTS)
+_G = offsets_of(GAME_SLOTS)
 G_NUM_PLAYERS, G_UNITS, G_CENTER, G_NUCLEI = _G["NUM_PLAYERS"], _G["UNITS"], _G["CENTER"], _G["NUCLEI"]
 G_HAND_SIZE, G_MIN_CLAIM, G_MIN_SPLIT, G_MIN_PART = (
     _G["HAND_SIZE"],

@@ -22,4 +22,5 @@ KERNEL = Kernel(
     observe=observe.observe,
     evaluate=rules.evaluate,
     determinize=determinize.determinize,
+    scores=rules.points,
 )

@@ -2,9 +2,10 @@
 piece at a port slot, the frontier's requirements, a ground tile laid with
 its amoebas joined, and a top tile's split worked out and committed.
 
-What the reference keeps as indexes (``slot_piece``, the frontier, the
-claimed and complete amoebas) is read here from the row's placements and
-amoeba records, so the row holds no more than the reference writes.
+What the reference keeps as indexes (``slot_piece``, the claimed and
+complete amoebas) is read here from the row's placements and amoeba records;
+the frontier's per-anchor requirements are a derived slot of the row, kept up
+to date as ground tiles go down (reading them is what every mask and apply does).
 """
 
 from __future__ import annotations
@@ -130,32 +131,16 @@ def fits(oriented_tile, need):
 
 
 @njit
-def near_table(state, units, placements):
-    """The blocks within two units of a tile: the only ones a tile can touch."""
-    width = units - 1
-    near = np.zeros(width * width, dtype=np.bool_)
-    for k in range(placements):
-        anchor = state[S.PLACEMENTS + 4 * k]
-        row, column = anchor // width, anchor % width
-        for other_row in range(max(0, row - 2), min(width, row + 3)):
-            for other_column in range(max(0, column - 2), min(width, column + 3)):
-                near[other_row * width + other_column] = True
-    return near
-
-
-@njit
 def frontier(state, units, placements, anchors, needs):
     """The empty blocks touching the table with their requirements (returns how many)."""
     width = units - 1
-    near = near_table(state, units, placements)
     count = 0
     for anchor in range(width * width):
-        if near[anchor]:
-            need = requirement(state, units, anchor // width, anchor % width)
-            if need > 0:
-                anchors[count] = anchor
-                needs[count] = need
-                count += 1
+        need = state[S.ANCHOR_NEED + anchor]
+        if need > 0:
+            anchors[count] = anchor
+            needs[count] = need
+            count += 1
     return count
 
 
@@ -165,12 +150,9 @@ def ground_fits(state, units, placements, orients, count, found, probe):
     (``found``); the scan stops once all are found, or with ``probe`` at the
     first. Returns how many were found."""
     width = units - 1
-    near = near_table(state, units, placements)
     hits = 0
     for anchor in range(width * width):
-        if not near[anchor]:
-            continue
-        need = requirement(state, units, anchor // width, anchor % width)
+        need = state[S.ANCHOR_NEED + anchor]
         if need <= 0:
             continue
         for j in range(count):
@@ -180,6 +162,19 @@ def ground_fits(state, units, placements, orients, count, found, probe):
         if hits == count or (probe and hits > 0):
             break
     return hits
+
+
+@njit
+def update_frontier(state, units, anchor):
+    """``_update_frontier``: the blocks overlapping the new tile are no longer
+    free; the free blocks it touches must now match its ports."""
+    width = units - 1
+    row, column = anchor // width, anchor % width
+    for other_row in range(max(0, row - 2), min(width, row + 3)):
+        for other_column in range(max(0, column - 2), min(width, column + 3)):
+            other = other_row * width + other_column
+            if state[S.ANCHOR_NEED + other] >= 0:
+                state[S.ANCHOR_NEED + other] = requirement(state, units, other_row, other_column)
 
 
 @njit
@@ -228,6 +223,7 @@ def put_ground(state, units, tile, rotation, anchor):
     k = count_placements(state)
     base = count_pieces(state, k)
     record_placement(state, units, k, anchor, tile, rotation, 1)
+    update_frontier(state, units, anchor)
     o = tile * 4 + rotation
     aid = state[S.NEXT_AMOEBA_ID]
     contact_piece = np.empty(8, dtype=np.int64)

@@ -103,7 +103,7 @@ class _Driver:
     ``range`` without ``parallel``) and a parallel one of each loop."""
 
     def __init__(self, kernel: Kernel) -> None:
-        tag = kernel.name
+        tag = kernel.cache_tag
         bound = kernel_bindings(kernel)
         bound["show"] = specialise(_show, tag, bound)
         bound["start"] = specialise(_start, tag, bound)

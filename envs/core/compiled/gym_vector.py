@@ -64,10 +64,10 @@ def _advance_all(states, game, seat, seeders, gens, masks, scratch, rewards, end
 def opponent_driver(kernel: Kernel) -> tuple:
     """(serial, parallel) loops that play the random opponents of ``kernel``'s games."""
     bound = kernel_bindings(kernel)
-    bound["play_random"] = specialise(_play_random, kernel.name, bound)
-    bound["until_learner"] = specialise(_until_learner, kernel.name, bound)
-    serial = specialise(_advance_all, kernel.name, bound)
-    return serial, specialise(_advance_all, kernel.name + "_parallel", bound, parallel=True)
+    bound["play_random"] = specialise(_play_random, kernel.cache_tag, bound)
+    bound["until_learner"] = specialise(_until_learner, kernel.cache_tag, bound)
+    serial = specialise(_advance_all, kernel.cache_tag, bound)
+    return serial, specialise(_advance_all, kernel.cache_tag + "_parallel", bound, parallel=True)
 
 
 class LearnerVectorEnv(VectorEnv):

@@ -10,9 +10,13 @@ Every function takes the state row (int64, laid out by
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 
@@ -42,6 +46,33 @@ class Kernel:
     observe: Callable
     evaluate: Callable | None = None
     determinize: Callable | None = None
+    # ``scores(state, game, out)``: the points per seat (int64), for games whose State has ``scores()``
+    scores: Callable | None = None
+
+    @cached_property
+    def cache_tag(self) -> str:
+        """``name`` and a digest of the game package's sources: the tag of the
+        engine's and the search's compiled copies for this kernel. numba keys a
+        cached copy by its own file alone, so without the digest a copy
+        compiled against an older layout of the game would load after the
+        game changed (and read the rows wrongly)."""
+        package = Path(inspect.getfile(self.state_cls)).parent
+        digest = hashlib.sha1()
+        for path in sorted(package.rglob("*.py")):
+            digest.update(path.relative_to(package).as_posix().encode())
+            digest.update(path.read_bytes())
+        return f"{self.name}_{digest.hexdigest()[:12]}"
+
+
+def cached_game_row(game: Any, build: Callable[[Any], Any]) -> Any:
+    """``build(game)``, the game row, made once per Game and kept on it
+    read-only (a Game's settings never change)."""
+    row = getattr(game, "_kernel_game_row", None)
+    if row is None:
+        row = build(game)
+        row.flags.writeable = False
+        game._kernel_game_row = row
+    return row
 
 
 def kernel_of(game: Any) -> Kernel:

@@ -200,3 +200,14 @@ def layout_of(state_cls: type) -> Layout:
     if layout is None:
         layout = _LAYOUTS[state_cls] = Layout(state_cls)
     return layout
+
+
+def offsets_of(declaration) -> dict[str, int]:
+    """Offsets of a ``(name, size)`` declaration laid end to end (a kernel's
+    game row), plus ``"WIDTH"``: the one place such offsets are counted."""
+    out, at = {}, 0
+    for name, size in declaration:
+        out[name] = at
+        at += size
+    out["WIDTH"] = at
+    return out

@@ -29,4 +29,4 @@ def _play_random(state, game, gen, mask, max_steps):
 @cache
 def random_player(kernel: Kernel) -> Any:
     """``play(state, game, gen, mask, max_steps)`` compiled for ``kernel``."""
-    return specialise(_play_random, kernel.name, kernel_bindings(kernel))
+    return specialise(_play_random, kernel.cache_tag, kernel_bindings(kernel))

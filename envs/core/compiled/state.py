@@ -58,7 +58,15 @@ class CompiledState(State):
         # only reached for names this class lacks: the game's own attributes, read-only
         if name.startswith("__") or name in ("game", "kernel", "row", "_game_row", "_reference", "_mask"):
             raise AttributeError(name)
+        if name == "scores" and self.kernel.scores is not None:
+            return self._kernel_scores
         return getattr(self.reference(), name)
+
+    def _kernel_scores(self) -> list[int]:
+        """``scores()`` from the kernel: a finished game's points without rebuilding the reference."""
+        out = np.zeros(self.game.num_players, dtype=np.int64)
+        self.kernel.scores(self.row, self._game_row, out)
+        return [int(points) for points in out]
 
     @property
     def rng(self) -> np.random.Generator:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from meeplezoo.envs.core.compiled.kernel import cached_game_row
 from meeplezoo.envs.gem_mountain import tiles
 from meeplezoo.envs.gem_mountain.decisions import POSITIONS
 from meeplezoo.envs.gem_mountain.kernel import slots as S
@@ -12,12 +13,7 @@ from meeplezoo.envs.gem_mountain.rules import START_TILES
 
 def game_row(game) -> np.ndarray:
     """The int64 game row of ``game`` (cached on it: a Game's settings never change)."""
-    row = getattr(game, "_kernel_game_row", None)
-    if row is None:
-        row = _build(game)
-        row.flags.writeable = False
-        game._kernel_game_row = row
-    return row
+    return cached_game_row(game, _build)
 
 
 def _build(game) -> np.ndarray:

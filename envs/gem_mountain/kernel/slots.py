@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.envs.core.compiled.layout import layout_of
+from meeplezoo.envs.core.compiled.layout import layout_of, offsets_of
 from meeplezoo.envs.gem_mountain import tiles
 from meeplezoo.envs.gem_mountain.decisions import ARROWS, POSITIONS, SECTIONS
 from meeplezoo.envs.gem_mountain.geometry import POINTED
@@ -91,16 +91,7 @@ GAME_SLOTS = (
 )
 
 
-def _offsets(slots) -> dict[str, int]:
-    out, at = {}, 0
-    for name, size in slots:
-        out[name] = at
-        at += size
-    out["WIDTH"] = at
-    return out
-
-
-_G = _offsets(GAME_SLOTS)
+_G = offsets_of(GAME_SLOTS)
 G_NUM_PLAYERS, G_ROWS, G_COLS, G_NUM_CELLS = _G["NUM_PLAYERS"], _G["ROWS"], _G["COLS"], _G["NUM_CELLS"]
 G_DARK_TUNNELS, G_TWO_ARROWS, G_ACTION_LIMIT = _G["DARK_TUNNELS"], _G["TWO_ARROWS"], _G["ACTION_LIMIT"]
 G_START_TILES, G_SECRET_START_TILES = _G["START_TILES"], _G["SECRET_START_TILES"]

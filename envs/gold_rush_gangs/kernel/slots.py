@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.envs.core.compiled.layout import layout_of
+from meeplezoo.envs.core.compiled.layout import layout_of, offsets_of
 from meeplezoo.envs.gold_rush_gangs.pieces import (
     DEPLOY_SACKS,
     ENEMY_UNITS,
@@ -100,16 +100,7 @@ GAME_SLOTS = (
 )
 
 
-def _offsets(slots) -> dict[str, int]:
-    out, at = {}, 0
-    for name, size in slots:
-        out[name] = at
-        at += size
-    out["WIDTH"] = at
-    return out
-
-
-_G = _offsets(GAME_SLOTS)
+_G = offsets_of(GAME_SLOTS)
 G_NUM_CELLS, G_RADIUS, G_SIDE, G_BANK, G_HOMES = (
     _G["NUM_CELLS"],
     _G["RADIUS"],

@@ -1,0 +1,29 @@
+"""The comparisons every kernel's differential test makes after each step:
+the row against the reference State written by the layout, and the view a
+player gets (mask, seat to move, end flags)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def assert_same_position(layout, py, row, game, full: bool) -> None:
+    """The row holds ``py`` word for word (naming the fields that differ);
+    with ``full``, read back it is the same position dict too."""
+    expected = layout.write(py, np.zeros(layout.width, dtype=np.int64))
+    if not np.array_equal(row, expected):
+        wrong = sorted(
+            name for name, slot in layout.slots.items() if (row != expected)[slot.offset : slot.end].any()
+        )
+        raise AssertionError(f"the rows differ in {wrong}")
+    if full:
+        assert layout.read(row, game).to_dict() == py.to_dict()
+
+
+def assert_same_view(kernel, py, row, grow, mask) -> None:
+    """The same legal mask, seat to move and end (``kernel``: the rules module)."""
+    kernel.legal_mask(row, grow, mask)
+    np.testing.assert_array_equal(mask, py.legal_action_mask())
+    assert kernel.current_player(row) == py.current_player
+    assert kernel.is_terminal(row) == py.terminal
+    assert kernel.is_truncated(row) == py.truncated
