@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from meeplezoo import envs
+from meeplezoo.envs.core.backends import has_kernel
 
 HELP = "list the games with players, action and observation sizes"
 
@@ -47,6 +48,7 @@ def game_rows() -> list[dict]:
                 "default_players": info.default_players,
                 "hidden_information": info.hidden_information,
                 "chance": info.chance,
+                "backend": "compiled" if has_kernel(game) else "python",
                 "actions": game.num_actions,
                 "observation": "x".join(map(str, game.observation_shape))
                 + " "
@@ -120,14 +122,14 @@ def print_table(rows: list[dict], console) -> None:
 def markdown_table(rows: list[dict]) -> str:
     """The README's games table: links work on the repository page."""
     lines = [
-        "| game | players | hidden information | actions | observation (default config) | rules |",
-        "|---|---|---|---|---|---|",
+        "| game | players | hidden information | default backend | actions | observation (default config) | rules |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         page = r["rules"]
         lines.append(
             f"| [`{r['game']}`](envs/{r['game']}.py) | {r['players']} (default {r['default_players']}) "
-            f"| {'yes' if r['hidden_information'] else 'no'} | {r['actions']} | {r['observation']} "
+            f"| {'yes' if r['hidden_information'] else 'no'} | {r['backend']} | {r['actions']} | {r['observation']} "
             f"| [{page}]({page}) |"
         )
     return "\n".join(lines)

@@ -68,3 +68,10 @@ def test_env_docstring_names_the_rules_command(name):
     doc = importlib.import_module(f"meeplezoo.envs.{name}").__doc__
     assert f"seeds/{short_name(name)}.md" in doc
     assert f"meeplezoo rules {short_name(name)}" in " ".join(doc.split())
+
+
+def test_list_says_which_games_run_compiled_by_default():
+    rows = {row["game"]: row["backend"] for row in game_rows()}
+    for name in envs.names():
+        expected = "compiled" if getattr(envs.game_class(name), "kernel", None) else "python"
+        assert rows[name] == expected
