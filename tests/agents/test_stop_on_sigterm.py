@@ -39,17 +39,10 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-STARTED_CPU_SECONDS = 8.0
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User plus system CPU seconds of ``pid`` so far (infinite once it is gone)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return float("inf")
-    fields = stat[stat.rindex(")") + 2 :].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+# A worker interrupted while it is still being spawned prints multiprocessing's
+# own traceback; its start-up (imports, the compiled kernels from the cache)
+# takes a few seconds on a busy machine.
+STARTUP_SECONDS = 10
 
 
 def _running(pid: int) -> bool:
@@ -69,7 +62,18 @@ def _wait_for(condition, seconds: float) -> bool:
 @pytest.mark.parametrize(
     "args",
     [
-        ["arena", "amoeba", "--agents", "mcts:sims=200", "mcts:sims=200", "--games", "40", "--workers", "2"],
+        # 400 games of 2,000-simulation searches: many minutes, even with the compiled search
+        [
+            "arena",
+            "amoeba",
+            "--agents",
+            "mcts:sims=2000",
+            "mcts:sims=2000",
+            "--games",
+            "400",
+            "--workers",
+            "2",
+        ],
         # a round of 64 games, 32 per worker: minutes of play, so waiting for it would show
         [
             "train",
@@ -102,9 +106,7 @@ def test_sigterm_ends_the_command_and_its_workers(args, tmp_path):
     try:
         assert _wait_for(lambda: len(_children(proc.pid)) >= 2, 120), "the workers never started"
         workers = _children(proc.pid)
-        # the workers are playing their first games once past their start-up
-        # (imports and the compiled kernels loaded: a few CPU seconds each)
-        assert _wait_for(lambda: all(_cpu_seconds(pid) >= STARTED_CPU_SECONDS for pid in workers), 180)
+        time.sleep(STARTUP_SECONDS)  # the workers are past their start-up, playing their first games
         assert proc.poll() is None
         proc.send_signal(signal.SIGTERM)
         returncode = proc.wait(timeout=60)  # not after the games: they take minutes
