@@ -16,7 +16,10 @@ def table(result) -> list:
     return [(m.index, m.seating, list(m.returns), m.length) for m in result.matches]
 
 
-@pytest.mark.parametrize("name", ["gem_mountain_v0", "princes_of_amber_v1"])
+# Gem Mountain (compiled) in the default run; Princes of Amber (the Python rules) is the long one.
+@pytest.mark.parametrize(
+    "name", ["gem_mountain_v0", pytest.param("princes_of_amber_v1", marks=pytest.mark.slow)]
+)
 def test_ray_tournament_equals_local(local_ray, name):
     if name not in envs.names():
         pytest.skip(f"{name} not registered")
