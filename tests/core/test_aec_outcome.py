@@ -41,3 +41,13 @@ def test_a_running_game_has_no_outcome_yet():
     env = meeplezoo.make("gem_mountain_v0")
     env.reset(seed=0)
     assert all("rank" not in env.infos[agent] for agent in env.possible_agents)
+
+
+@pytest.mark.parametrize("name", sorted(COUNTED))
+def test_a_kernel_counts_the_same_points_as_the_reference(name):
+    """The compiled state's ``scores()`` comes from the kernel (no rebuild of the reference)."""
+    env = meeplezoo.make(name)
+    play_to_the_end(env, seed=5)
+    state = env.game_state
+    assert state.kernel.scores is not None, "a game whose State counts points gives its kernel scores"
+    assert state.scores() == list(state.reference().scores())

@@ -57,7 +57,9 @@ def test_mapping_sends_the_learner_seat_to_main_and_others_to_the_league():
     ]
 
 
-def test_masked_module_gives_illegal_actions_zero_probability(local_ray, tmp_path):
+# Remote env runners (one more Ray actor, its own imports) take minutes on 2 cores: under -m slow.
+@pytest.mark.parametrize("runners", [0, pytest.param(1, marks=pytest.mark.slow)])
+def test_masked_module_gives_illegal_actions_zero_probability(local_ray, tmp_path, runners):
     import torch
     from ray.rllib.core.columns import Columns
 
@@ -65,7 +67,7 @@ def test_masked_module_gives_illegal_actions_zero_probability(local_ray, tmp_pat
     from meeplezoo.training.rllib import train_rllib
 
     summary = train_rllib(
-        small("amethyst_amber", num_env_runners=1), 200, tmp_path, progress=False, log=lambda _: None
+        small("amethyst_amber", num_env_runners=runners), 200, tmp_path, progress=False, log=lambda _: None
     )
     assert summary["env_steps"] >= 200 and summary["iterations"] >= 1
     module = load_module(tmp_path)

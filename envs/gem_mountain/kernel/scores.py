@@ -59,6 +59,12 @@ def scores(state, game, secrets_of, out):
 
 
 @njit
+def final_scores(state, game, out):
+    """The State's ``scores()`` (every secret counted), so a finished game's points need no reference."""
+    scores(state, game, ALL_SEATS, out)
+
+
+@njit
 def rank_rewards(points, num_players, out):
     """rank_rewards: rank k of n is worth 1 - 2k/(n-1), tied seats share the average of their ranks' values."""
     for seat in range(num_players):

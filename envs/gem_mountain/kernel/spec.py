@@ -4,7 +4,7 @@ what the engine (``make_vec``, the compiled AEC backend) calls."""
 from __future__ import annotations
 
 from meeplezoo.envs.core.compiled.kernel import Kernel
-from meeplezoo.envs.gem_mountain.kernel import determinize, estimate, observe, rules
+from meeplezoo.envs.gem_mountain.kernel import determinize, estimate, observe, rules, scores
 from meeplezoo.envs.gem_mountain.kernel.game_row import game_row
 from meeplezoo.envs.gem_mountain.rules import GemMountainState
 
@@ -22,4 +22,5 @@ KERNEL = Kernel(
     observe=observe.observe,
     evaluate=estimate.evaluate,
     determinize=determinize.determinize,
+    scores=scores.final_scores,
 )
