@@ -102,3 +102,39 @@ def test_every_game_declares_its_options_and_its_state_fields(name):
     assert game.options and set(game.options) == set(game.defaults)
     state = game.new_initial_state(seed=0)
     assert type(state).fields, f"{name}: declare the state's fields (meeplezoo.envs.core.fields)"
+
+
+# the one-letter parameter names a game's modules keep: coordinates (axial
+# q, r; row r and column c; pixel x, y), which are the words for them
+ONE_LETTER_PARAMETERS = frozenset("qrcxy")
+
+
+def _game_folders() -> list[Path]:
+    """Every game package under envs/ (envs/core is the games' shared maths,
+    where ``hex_distance(a, b)`` or ``_mul128(a, b)`` name operands)."""
+    return sorted(path.parent for path in (ROOT / "envs").glob("*/__init__.py") if path.parent.name != "core")
+
+
+def _one_letter_parameters(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            arguments = node.args
+            named = arguments.posonlyargs + arguments.args + arguments.kwonlyargs
+            for argument in [*named, arguments.vararg, arguments.kwarg]:
+                name = "" if argument is None else argument.arg
+                if len(name) == 1 and name not in ONE_LETTER_PARAMETERS:
+                    found.append(f"{_label(path)}:{argument.lineno}: {name}")
+    return found
+
+
+def test_no_game_module_names_a_parameter_with_one_letter():
+    """A parameter says what it holds (``state``, ``cell``, ``hex_index``,
+    ``seat``): a reader of a rule should not have to look up what ``s``,
+    ``t`` or ``o`` stood for. Only coordinates keep their letter."""
+    folders = _game_folders()
+    assert folders, "no game package found under envs/"
+    modules = [path for folder in folders for path in sorted(folder.rglob("*.py"))]
+    found = [line for path in modules for line in _one_letter_parameters(path)]
+    assert not found, "name these parameters by what they hold:\n" + "\n".join(found)

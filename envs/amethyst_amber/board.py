@@ -139,7 +139,10 @@ class Board:
             [
                 sorted(
                     self.green,
-                    key=lambda r, n=n, s=seat: (int(dist[n, r]), r if s == 0 else NUM_HEXES - 1 - r),
+                    key=lambda green_hex, capture_hex=n, seat=seat: (
+                        int(dist[capture_hex, green_hex]),
+                        green_hex if seat == 0 else NUM_HEXES - 1 - green_hex,
+                    ),
                 )
                 for n in range(NUM_HEXES)
             ]

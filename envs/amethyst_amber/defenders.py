@@ -57,11 +57,11 @@ def placeable(game, defenders: int, pieces: int) -> int:
     return (free ^ danger) | within_limit(game, danger, pieces)
 
 
-def destinations(game, defenders: int, pieces: int, t: int) -> int:
-    """Every legal destination of the defender on triangle t."""
+def destinations(game, defenders: int, pieces: int, tri_index: int) -> int:
+    """Every legal destination of the defender on triangle ``tri_index``."""
     geo = game.board.geo
     down, two_rows = geo.edge_down, 2 * geo.width
-    start = geo.bit_tri[t]
+    start = geo.bit_tri[tri_index]
     left = free = game.board.black_bits & ~defenders
     front = start
     for _ in range(game.defender_range):
@@ -81,13 +81,13 @@ def destinations(game, defenders: int, pieces: int, t: int) -> int:
     return (reach ^ danger) | within_limit(game, danger, pieces)
 
 
-def has_destination(game, defenders: int, pieces: int, t: int) -> bool:
-    """Whether the defender on t has any legal destination: the flood fill
+def has_destination(game, defenders: int, pieces: int, tri_index: int) -> bool:
+    """Whether the defender on ``tri_index`` has any legal destination: the flood fill
     stops at the first reached triangle that touches no other defender of
     the counting kind (always a legal stop)."""
     geo = game.board.geo
     down, two_rows = geo.edge_down, 2 * geo.width
-    start = geo.bit_tri[t]
+    start = geo.bit_tri[tri_index]
     left = free = game.board.black_bits & ~defenders
     pieces &= ~start
     far = free & ~(

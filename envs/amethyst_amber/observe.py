@@ -74,14 +74,14 @@ class ObservationTables:
             return (bits << self.shift).to_bytes(PLANE_BYTES, "big")
         return bits.to_bytes(PLANE_BYTES, "little")
 
-    def _paint_prisoners(self, obs: np.ndarray, s, me: int, frame: int) -> tuple[int, int]:
+    def _paint_prisoners(self, obs: np.ndarray, state, me: int, frame: int) -> tuple[int, int]:
         """Write the prisoner counts under each resource into ``obs``; return
         whether my resources, and theirs, have room for one more."""
-        resource_at, under = s.resource_at, s.prisoners_under
+        resource_at, under = state.resource_at, state.prisoners_under
         capacity = self.game.resource_capacity
         cells, hex_at = self.cells, self.hex_at[frame]
         room_mine = room_theirs = 0
-        for h in s.resource_hexes:
+        for h in state.resource_hexes:
             owner = resource_at[h]
             if owner == NEUTRAL:
                 continue
@@ -95,10 +95,10 @@ class ObservationTables:
                     room_theirs = 1
         return room_mine, room_theirs
 
-    def _piece_words(self, s, me: int, opp: int) -> tuple[int, ...]:
+    def _piece_words(self, state, me: int, opp: int) -> tuple[int, ...]:
         """The thirteen piece planes (7 to 19) as brick-grid bitboards."""
         geo = self.game.board.geo
-        mine, theirs = s.defender_bits[me], s.defender_bits[opp]
+        mine, theirs = state.defender_bits[me], state.defender_bits[opp]
         right, down, two_rows = geo.edge_right, geo.edge_down, 2 * geo.width
         wall_mine = mine & (
             ((mine & right) << 1)
@@ -112,17 +112,17 @@ class ObservationTables:
             | ((theirs & down) << two_rows)
             | ((theirs >> two_rows) & down)
         )
-        selected = geo.bit_tri[s.selected] if s.selected >= 0 else 0
-        attackers, resources = s.attacker_bits, s.resource_bits
+        selected = geo.bit_tri[state.selected] if state.selected >= 0 else 0
+        attackers, resources = state.attacker_bits, state.resource_bits
         return (
             mine, theirs, attackers[me], attackers[opp], resources[NEUTRAL], resources[me], resources[opp],
-            0, 0, wall_mine, wall_theirs, s.moved_defenders, selected,
+            0, 0, wall_mine, wall_theirs, state.moved_defenders, selected,
         )  # fmt: skip
 
-    def encode(self, s, player: int) -> np.ndarray:
+    def encode(self, state, player: int) -> np.ndarray:
         me, opp = player, 1 - player
         frame = self.frames[player]
-        words = self._piece_words(s, me, opp)
+        words = self._piece_words(state, me, opp)
         nb = PLANE_BYTES
         if frame:
             # the turned board is the bit order reversed: most significant byte and bit first
@@ -139,58 +139,59 @@ class ObservationTables:
         obs[: self.scalar_at] = planes.reshape(-1)
         # every attacker not on the board nor in reserve is held
         attackers = self.game.attackers_per_player
-        held_mine = attackers - s.reserve[me] - len(s.attacker_hexes[me])
-        held_theirs = attackers - s.reserve[opp] - len(s.attacker_hexes[opp])
+        held_mine = attackers - state.reserve[me] - len(state.attacker_hexes[me])
+        held_theirs = attackers - state.reserve[opp] - len(state.attacker_hexes[opp])
         if held_mine or held_theirs:
-            room_mine, room_theirs = self._paint_prisoners(obs, s, me, frame)
+            room_mine, room_theirs = self._paint_prisoners(obs, state, me, frame)
         else:
             # nobody holds prisoners: every placed resource has room
-            room_mine, room_theirs = (1 if s.placed[me] else 0), (1 if s.placed[opp] else 0)
-        main = s.phase == MAIN
-        substep = s.substep
+            room_mine, room_theirs = (1 if state.placed[me] else 0), (1 if state.placed[opp] else 0)
+        main = state.phase == MAIN
+        substep = state.substep
         obs[self.scalar_at :] = (
-            s.reserve[me], s.reserve[opp], s.unplaced[me], s.unplaced[opp], s.hand[me], s.hand[opp],
-            s.placed[me], s.placed[opp], held_mine, held_theirs,
+            state.reserve[me], state.reserve[opp], state.unplaced[me], state.unplaced[opp],
+            state.hand[me], state.hand[opp], state.placed[me], state.placed[opp], held_mine, held_theirs,
             0 if main else 1, 1 if main else 0,
             1 if main and substep == TURN_START else 0,
             1 if substep == CHOOSE_DESTINATION else 0,
             1 if substep == CONTINUE else 0,
-            s.moves_this_turn, 1 if me == 0 else 0, s.main_turns * 100 // self.game.max_main_turns,
-            room_mine, room_theirs, 1 if s.current_player == me else 0,
+            state.moves_this_turn, 1 if me == 0 else 0, state.main_turns * 100 // self.game.max_main_turns,
+            room_mine, room_theirs, 1 if state.current_player == me else 0,
         )  # fmt: skip
         return obs
 
 
-def encode_reference(s, player: int) -> np.ndarray:
+def encode_reference(state, player: int) -> np.ndarray:
     """The observation built cell by cell from the state's lists (slow; the
     specification of :meth:`ObservationTables.encode`)."""
-    planes, held, room = _reference_planes(s, player)
-    if s.frame_of(player):
+    planes, held, room = _reference_planes(state, player)
+    if state.frame_of(player):
         planes = planes[:, ::-1, ::-1]
     me, opp = player, 1 - player
-    main = s.phase == Phase.MAIN
+    main = state.phase == Phase.MAIN
     scalars = [
-        s.reserve[me], s.reserve[opp], s.unplaced[me], s.unplaced[opp], s.hand[me], s.hand[opp],
-        s.placed[me], s.placed[opp], held[me], held[opp],
-        int(not main), int(main), int(main and s.substep == TURN_START), int(s.substep == CHOOSE_DESTINATION),
-        int(s.substep == CONTINUE), s.moves_this_turn, int(me == 0), s.main_turns * 100 // s.game.max_main_turns,
-        room[0], room[1], int(s.current_player == me),
+        state.reserve[me], state.reserve[opp], state.unplaced[me], state.unplaced[opp],
+        state.hand[me], state.hand[opp], state.placed[me], state.placed[opp], held[me], held[opp],
+        int(not main), int(main), int(main and state.substep == TURN_START),
+        int(state.substep == CHOOSE_DESTINATION), int(state.substep == CONTINUE), state.moves_this_turn,
+        int(me == 0), state.main_turns * 100 // state.game.max_main_turns,
+        room[0], room[1], int(state.current_player == me),
     ]  # fmt: skip
     return np.concatenate([planes.reshape(-1), np.array(scalars, dtype=np.int8)])
 
 
-def _reference_planes(s, player: int) -> tuple[np.ndarray, list[int], list[int]]:
+def _reference_planes(state, player: int) -> tuple[np.ndarray, list[int], list[int]]:
     """The planes in the absolute frame, held attackers per seat, and
     whether my / the opponent's resources have room for a prisoner."""
-    geo = s.game.board.geo
+    geo = state.game.board.geo
     planes = _Planes(np.zeros((N_PLANES, geo.width, geo.width), dtype=np.int8), geo)
-    _board_planes(planes, s.game.board, player)
-    _defender_planes(planes, s, player)
-    held, room = _hex_piece_planes(planes, s, player)
-    for t in geo.bits_to_tris(s.moved_defenders):
+    _board_planes(planes, state.game.board, player)
+    _defender_planes(planes, state, player)
+    held, room = _hex_piece_planes(planes, state, player)
+    for t in geo.bits_to_tris(state.moved_defenders):
         planes.tri(18, t)
-    if s.selected >= 0:
-        planes.tri(19, s.selected)
+    if state.selected >= 0:
+        planes.tri(19, state.selected)
     return planes.values, held, room
 
 
@@ -200,12 +201,12 @@ class _Planes:
     def __init__(self, values: np.ndarray, geo) -> None:
         self.values, self.geo = values, geo
 
-    def hex(self, plane: int, h: int, value: int = 1) -> None:
-        x, y = self.geo.hex_xy[h]
+    def hex(self, plane: int, hex_index: int, value: int = 1) -> None:
+        x, y = self.geo.hex_xy[hex_index]
         self.values[plane, y, x] = value
 
-    def tri(self, plane: int, t: int) -> None:
-        x, y = self.geo.tri_xy[t]
+    def tri(self, plane: int, tri_index: int) -> None:
+        x, y = self.geo.tri_xy[tri_index]
         self.values[plane, y, x] = 1
 
 
@@ -223,25 +224,25 @@ def _board_planes(planes: _Planes, board, player: int) -> None:
             planes.hex(plane, h)
 
 
-def _defender_planes(planes: _Planes, s, player: int) -> None:
+def _defender_planes(planes: _Planes, state, player: int) -> None:
     """Planes 7, 8 (defenders) and 16, 17 (defenders in a wall): mine, the opponent's."""
     geo = planes.geo
     for seat, plane, wall in ((player, 7, 16), (1 - player, 8, 17)):
-        mine = set(geo.bits_to_tris(s.defender_bits[seat]))
+        mine = set(geo.bits_to_tris(state.defender_bits[seat]))
         for t in mine:
             planes.tri(plane, t)
             if any(u in mine for u in geo.tri_neighbors[t]):
                 planes.tri(wall, t)
 
 
-def _hex_piece_planes(planes: _Planes, s, player: int) -> tuple[list[int], list[int]]:
+def _hex_piece_planes(planes: _Planes, state, player: int) -> tuple[list[int], list[int]]:
     """Attackers, resources and prisoners on the hexes; returns the attackers
     each seat holds prisoner and whose resources have room for one more."""
     held, room = [0, 0], [0, 0]
     for h in range(NUM_HEXES):
-        if s.attacker_at[h] >= 0:
-            planes.hex(9 if s.attacker_at[h] == player else 10, h)
-        owner, count = s.resource_at[h], s.prisoners_under[h]
+        if state.attacker_at[h] >= 0:
+            planes.hex(9 if state.attacker_at[h] == player else 10, h)
+        owner, count = state.resource_at[h], state.prisoners_under[h]
         if owner == NEUTRAL:
             planes.hex(11, h)
         elif owner in (0, 1):
@@ -249,6 +250,6 @@ def _hex_piece_planes(planes: _Planes, s, player: int) -> tuple[list[int], list[
             if count:
                 planes.hex(MY_PRISONERS if owner == player else THEIR_PRISONERS, h, count)
             held[1 - owner] += count
-            if count < s.game.resource_capacity:
+            if count < state.game.resource_capacity:
                 room[0 if owner == player else 1] = 1
     return held, room

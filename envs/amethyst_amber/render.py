@@ -45,14 +45,14 @@ YELLOW_TRI = (235, 215, 80)
 NEUTRAL_RES = (200, 200, 200)
 
 
-def _frame(s, viewer) -> int:
-    return 1 if viewer == 1 and s.game.relative_frame else 0
+def _frame(state, viewer) -> int:
+    return 1 if viewer == 1 and state.game.relative_frame else 0
 
 
-def _hex_qr(s, h: int, f: int) -> tuple[int, int]:
-    """Axial (q, r) of hex h in frame f (the turned frame negates both)."""
-    q, r = s.game.board.hex_qr[h]
-    return (-q, -r) if f else (q, r)
+def _hex_qr(state, hex_index: int, frame: int) -> tuple[int, int]:
+    """Axial (q, r) of hex ``hex_index`` in ``frame`` (the turned frame negates both)."""
+    q, r = state.game.board.hex_qr[hex_index]
+    return (-q, -r) if frame else (q, r)
 
 
 def _hex_brick(q: int, r: int) -> tuple[int, int]:
@@ -60,17 +60,17 @@ def _hex_brick(q: int, r: int) -> tuple[int, int]:
     return 2 * q + r + 2 * RADIUS + 1, 2 * (r + RADIUS) + 1
 
 
-def _tri_brick(s, t: int, f: int) -> tuple[int, int]:
-    x, y = s.game.board.geo.tri_xy[t]
-    span = s.game.board.geo.width - 1
-    return (span - x, span - y) if f else (x, y)
+def _tri_brick(state, tri_index: int, frame: int) -> tuple[int, int]:
+    x, y = state.game.board.geo.tri_xy[tri_index]
+    span = state.game.board.geo.width - 1
+    return (span - x, span - y) if frame else (x, y)
 
 
-def _frame_note(s, viewer) -> str:
+def _frame_note(state, viewer) -> str:
     """Whose coordinates the labels are, so that a reader types the right cell."""
-    if not s.game.relative_frame:
+    if not state.game.relative_frame:
         return "both players name cells in this one frame"
-    if _frame(s, viewer):
+    if _frame(state, viewer):
         return "Amber's frame: the board is turned 180 degrees so that her home is at the bottom"
     if viewer == 0:
         return "Amethyst's frame (her home at the bottom)"
@@ -80,19 +80,19 @@ def _frame_note(s, viewer) -> str:
     )
 
 
-def _header(s) -> str:
-    g = s.game
-    if s.terminal:
-        head = f"game over: {SEAT_NAMES[s.winner]} wins"
-    elif s.truncated:
+def _header(state) -> str:
+    g = state.game
+    if state.terminal:
+        head = f"game over: {SEAT_NAMES[state.winner]} wins"
+    elif state.truncated:
         head = "game over: turn limit reached"
     else:
-        head = f"{SEAT_NAMES[s.acting_seat]} to act ({s.phase_name()})"
-    lines = [f"Amethyst and Amber - main turn {s.main_turns}/{g.max_main_turns} - {head}"]
+        head = f"{SEAT_NAMES[state.acting_seat]} to act ({state.phase_name()})"
+    lines = [f"Amethyst and Amber - main turn {state.main_turns}/{g.max_main_turns} - {head}"]
     for p in (0, 1):
         lines.append(
-            f"  {SEAT_NAMES[p]:<8} [{LETTER[p]}] reserve attackers {s.reserve[p]}, unplaced defenders "
-            f"{s.unplaced[p]}, resources in hand {s.hand[p]}, placed {s.placed[p]}"
+            f"  {SEAT_NAMES[p]:<8} [{LETTER[p]}] reserve attackers {state.reserve[p]}, unplaced defenders "
+            f"{state.unplaced[p]}, resources in hand {state.hand[p]}, placed {state.placed[p]}"
         )
     return "\n".join(lines)
 
@@ -123,9 +123,9 @@ COORD_TEXT_LEGEND = (
 )
 
 
-def _ansi_cells(s, f: int) -> dict[tuple[int, int], str]:
+def _ansi_cells(state, frame: int) -> dict[tuple[int, int], str]:
     """Three-character text of every hex and triangle, by displayed brick (X, Y)."""
-    bd = s.game.board
+    bd = state.game.board
     geo = bd.geo
     hex_empty = {
         0: " . ",
@@ -137,39 +137,39 @@ def _ansi_cells(s, f: int) -> dict[tuple[int, int], str]:
     cells = {}
     for h in range(NUM_HEXES):
         cell = hex_empty[bd.hex_colour[h]]
-        if s.attacker_at[h] >= 0:
-            cell = "A" + LETTER[s.attacker_at[h]] + " "
-        elif s.resource_at[h] == NEUTRAL:
+        if state.attacker_at[h] >= 0:
+            cell = "A" + LETTER[state.attacker_at[h]] + " "
+        elif state.resource_at[h] == NEUTRAL:
             cell = " N "
-        elif s.resource_at[h] >= 0:
-            cell = "R" + LETTER[s.resource_at[h]] + str(s.prisoners_under[h])
-        cells[_hex_brick(*_hex_qr(s, h, f))] = cell
+        elif state.resource_at[h] >= 0:
+            cell = "R" + LETTER[state.resource_at[h]] + str(state.prisoners_under[h])
+        cells[_hex_brick(*_hex_qr(state, h, frame))] = cell
     for t in range(len(geo.tri_xy)):
         b = geo.bit_tri[t]
-        if s.defender_bits[0] & b or s.defender_bits[1] & b:
-            p = 0 if s.defender_bits[0] & b else 1
-            mark = "*" if t == s.selected else ("'" if s.moved_defenders & b else " ")
+        if state.defender_bits[0] & b or state.defender_bits[1] & b:
+            p = 0 if state.defender_bits[0] & b else 1
+            mark = "*" if t == state.selected else ("'" if state.moved_defenders & b else " ")
             cell = "D" + LETTER[p] + mark
         else:
             cell = " + " if bd.is_black[t] else " y "
-        cells[_tri_brick(s, t, f)] = cell
+        cells[_tri_brick(state, t, frame)] = cell
     return cells
 
 
-def render_ansi(s, viewer: int | None = None) -> str:
+def render_ansi(state, viewer: int | None = None) -> str:
     """The brick grid, 3 characters per X: X numbers on top and Y numbers
     at the left for triangles; r= row labels and q= diagonal labels for hexes."""
-    f = _frame(s, viewer)
-    span = s.game.board.geo.width - 1
+    f = _frame(state, viewer)
+    span = state.game.board.geo.width - 1
     grid = TextGrid()
-    for (x, y), cell in _ansi_cells(s, f).items():
+    for (x, y), cell in _ansi_cells(state, f).items():
         grid.put(3 * x, y, cell)
     grid.put(-4, -1, "Y\\X", "right")
     for x in range(span + 1):
         grid.put(3 * x + 1, -1, str(x), "centre")
     for y in range(span + 1):
         grid.put(-4, y, str(y), "right")
-    hexes = [_hex_qr(s, h, f) for h in range(NUM_HEXES)]
+    hexes = [_hex_qr(state, h, f) for h in range(NUM_HEXES)]
     for r, text in hex_row_labels(hexes).items():
         grid.put(-8, _hex_brick(0, r)[1], text, "right")
     number_lines = {"above": -2, "below": span + 1}
@@ -185,13 +185,13 @@ def render_ansi(s, viewer: int | None = None) -> str:
             grid.put(3 * x + 4, y, label.text, "left", keep=True)
     for side, x in first.items():
         grid.put(3 * x - 2, number_lines[side], "q=", "right")
-    lines = [_header(s), ""]
+    lines = [_header(state), ""]
     lines += grid.lines()
     lines.append("")
     lines += legend_lines("hexes", HEX_TEXT_LEGEND)
     lines += legend_lines("triangles", TRI_TEXT_LEGEND)
     lines += legend_lines("coordinates", COORD_TEXT_LEGEND)
-    lines += textwrap.wrap(_frame_note(s, viewer), 100)
+    lines += textwrap.wrap(_frame_note(state, viewer), 100)
     return "\n".join(lines)
 
 
@@ -218,17 +218,17 @@ def _legend_keys() -> list[Key]:
     ]
 
 
-def _geometry(s, f: int, side: float):
+def _geometry(state, frame: int, side: float):
     """Pixel centres (board frame) of hexes, and the polygon and centre of
     every triangle; flat-topped hexes whose neighbours touch at a vertex."""
-    bd = s.game.board
+    bd = state.game.board
     geo = bd.geo
     sq3 = math.sqrt(3.0)
-    hex_c = [_hex_px(*_hex_qr(s, h, f), side) for h in range(NUM_HEXES)]
+    hex_c = [_hex_px(*_hex_qr(state, h, frame), side) for h in range(NUM_HEXES)]
     edge_angle = (-90, -30, 30, 90, 150, -150)  # corner N, NE, SE, S, SW, NW
 
-    def pt(a: float, rad: float, cx: float, cy: float):
-        return cx + rad * math.cos(math.radians(a)), cy + rad * math.sin(math.radians(a))
+    def pt(angle: float, rad: float, cx: float, cy: float):
+        return cx + rad * math.cos(math.radians(angle)), cy + rad * math.sin(math.radians(angle))
 
     tri_poly, tri_centre = {}, {}
     for h in range(NUM_HEXES):
@@ -237,7 +237,7 @@ def _geometry(s, f: int, side: float):
             t = int(geo.hex_corner_tri[h, c])
             if t < 0 or t in tri_poly:
                 continue
-            ang = edge_angle[c] + (180 if f else 0)  # in the turned frame corner c points the other way
+            ang = edge_angle[c] + (180 if frame else 0)  # in the turned frame corner c points the other way
             p1, p2, apex = pt(ang - 30, side, cx, cy), pt(ang + 30, side, cx, cy), pt(ang, side * sq3, cx, cy)
             tri_poly[t] = (p1, p2, apex)
             tri_centre[t] = ((p1[0] + p2[0] + apex[0]) / 3, (p1[1] + p2[1] + apex[1]) / 3)
@@ -253,11 +253,11 @@ def _brick_px(x: float, y: float, side: float) -> tuple[float, float]:
     return side * (x - 2 * RADIUS - 1), math.sqrt(3.0) * side * (y - 2 * RADIUS - 1) / 2
 
 
-def _labels(s, f: int, side: float) -> list[tuple[str, float, float, str]]:
+def _labels(state, frame: int, side: float) -> list[tuple[str, float, float, str]]:
     """(text, x, y, anchor) of every coordinate label, board frame."""
-    span = s.game.board.geo.width - 1
+    span = state.game.board.geo.width - 1
     sq3 = math.sqrt(3.0)
-    hexes = [_hex_qr(s, h, f) for h in range(NUM_HEXES)]
+    hexes = [_hex_qr(state, h, frame) for h in range(NUM_HEXES)]
     left = _brick_px(0, 0, side)[0] - side
     top = _hex_px(0, -RADIUS, side)[1] - sq3 * side / 2
     bottom = _hex_px(0, RADIUS, side)[1] + sq3 * side / 2
@@ -286,10 +286,10 @@ def _labels(s, f: int, side: float) -> list[tuple[str, float, float, str]]:
     return out
 
 
-def _row_leaders(s, f: int, side: float, labels, boxes) -> list[tuple[float, float, float]]:
+def _row_leaders(state, frame: int, side: float, labels, boxes) -> list[tuple[float, float, float]]:
     """(x0, x1, y) of a dotted leader along each hex row, from its labels in
     the margin to the first thing on the row (a q= label or the first hex)."""
-    hexes = [_hex_qr(s, h, f) for h in range(NUM_HEXES)]
+    hexes = [_hex_qr(state, h, frame) for h in range(NUM_HEXES)]
     out = []
     for r in hex_row_labels(hexes):
         y = _hex_px(0, r, side)[1]
@@ -310,14 +310,14 @@ def _label_box(text: str, x: float, y: float, anchor: str) -> tuple[float, float
     return x0, y - LABEL_SIZE / 2, x0 + w, y + LABEL_SIZE / 2
 
 
-def render_rgb(s, viewer: int | None = None, side: float = SIDE) -> np.ndarray:
+def render_rgb(state, viewer: int | None = None, side: float = SIDE) -> np.ndarray:
     """The trihex board with X,Y and q,r labels, the two sides' counts, and
     a legend for every colour."""
-    bd = s.game.board
+    bd = state.game.board
     geo = bd.geo
-    f = _frame(s, viewer)
-    hex_c, tri_poly, tri_centre = _geometry(s, f, side)
-    labels = _labels(s, f, side)
+    f = _frame(state, viewer)
+    hex_c, tri_poly, tri_centre = _geometry(state, f, side)
+    labels = _labels(state, f, side)
     boxes = [_label_box(*lab) for lab in labels]
     xs = [c[0] for c in hex_c] + [b[0] for b in boxes] + [b[2] for b in boxes]
     ys = [c[1] for c in hex_c] + [b[1] for b in boxes] + [b[3] for b in boxes]
@@ -325,9 +325,10 @@ def render_rgb(s, viewer: int | None = None, side: float = SIDE) -> np.ndarray:
     board_w = max(xs) - min(xs) + 2 * side + 2 * pad
     width = max(board_w, 420)
     header = [
-        _header(s).split("\n")[0],
-        f"Amethyst: hand {s.hand[0]}, reserve {s.reserve[0]}    Amber: hand {s.hand[1]}, reserve {s.reserve[1]}",
-        _frame_note(s, viewer),
+        _header(state).split("\n")[0],
+        f"Amethyst: hand {state.hand[0]}, reserve {state.reserve[0]}"
+        f"    Amber: hand {state.hand[1]}, reserve {state.reserve[1]}",
+        _frame_note(state, viewer),
     ]
     text_w = width - 2 * pad
     header_h = sum(paragraph_height(line, text_w) for line in header) + 6
@@ -340,54 +341,54 @@ def render_rgb(s, viewer: int | None = None, side: float = SIDE) -> np.ndarray:
     for line in header:
         y = cv.paragraph(pad, y, line, text_w)
 
-    def at(p):
-        return p[0] + ox, p[1] + oy
+    def at(point):
+        return point[0] + ox, point[1] + oy
 
     for t, poly in tri_poly.items():
         cv.polygon([at(p) for p in poly], fill=BLACK_TRI if bd.is_black[t] else YELLOW_TRI, outline=INK)
     for h in range(NUM_HEXES):
         cx, cy = at(hex_c[h])
         cv.hexagon(cx, cy, side, fill=TILE_RGB[bd.hex_colour[h]], outline=INK, pointy=False)
-    _draw_pieces(cv, s, geo, [at(c) for c in hex_c], {t: at(c) for t, c in tri_centre.items()}, side)
+    _draw_pieces(cv, state, geo, [at(c) for c in hex_c], {t: at(c) for t, c in tri_centre.items()}, side)
     for text, x, y, anchor in labels:
         cv.text(x + ox, y + oy, text, anchor=anchor, size=LABEL_SIZE)
-    for x0, x1, y in _row_leaders(s, f, side, labels, boxes):
+    for x0, x1, y in _row_leaders(state, f, side, labels, boxes):
         cv.dotted(x0 + ox, y + oy, x1 + ox, y + oy)
     cv.legend(pad, oy + max(ys) + pad, keys, text_w)
     return cv.to_array()
 
 
-def _draw_pieces(cv: Canvas, s, geo, hex_c, tri_centre, side: float) -> None:
+def _draw_pieces(cv: Canvas, state, geo, hex_c, tri_centre, side: float) -> None:
     for p in (0, 1):  # walls: adjacent same-colour defenders
-        own = s.defender_bits[p]
+        own = state.defender_bits[p]
         for t in geo.bits_to_tris(own):
             for u in geo.tri_neighbors[t]:
                 if u > t and own & geo.bit_tri[u]:
                     cv.line([tri_centre[t], tri_centre[u]], fill=lighten(SEAT_RGB[p], 0.3), width=5)
     for p in (0, 1):
-        for t in geo.bits_to_tris(s.defender_bits[p]):
+        for t in geo.bits_to_tris(state.defender_bits[p]):
             cx, cy = tri_centre[t]
-            outline = WHITE if s.moved_defenders & geo.bit_tri[t] else INK
+            outline = WHITE if state.moved_defenders & geo.bit_tri[t] else INK
             cv.circle(
-                cx, cy, side * 0.32, fill=SEAT_RGB[p], outline=outline, width=2 if t == s.selected else 1
+                cx, cy, side * 0.32, fill=SEAT_RGB[p], outline=outline, width=2 if t == state.selected else 1
             )
-            if t == s.selected:
+            if t == state.selected:
                 cv.circle(cx, cy, side * 0.45, fill=None, outline=WHITE, width=2)
     for h in range(NUM_HEXES):
         cx, cy = hex_c[h]
-        if s.attacker_at[h] >= 0:
-            cv.circle(cx, cy, side * 0.55, fill=SEAT_RGB[s.attacker_at[h]], outline=INK, width=2)
+        if state.attacker_at[h] >= 0:
+            cv.circle(cx, cy, side * 0.55, fill=SEAT_RGB[state.attacker_at[h]], outline=INK, width=2)
             cv.text(cx, cy, "A", fill=WHITE, anchor="mm", size=LABEL_SIZE)
-        elif s.resource_at[h] >= 0:
-            fill = NEUTRAL_RES if s.resource_at[h] == NEUTRAL else SEAT_RGB[s.resource_at[h]]
+        elif state.resource_at[h] >= 0:
+            fill = NEUTRAL_RES if state.resource_at[h] == NEUTRAL else SEAT_RGB[state.resource_at[h]]
             r = side * 0.55
             cv.polygon(
                 [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=fill, outline=INK, width=2
             )
-            for k in range(s.prisoners_under[h]):  # prisoners: small discs of the other colour
+            for k in range(state.prisoners_under[h]):  # prisoners: small discs of the other colour
                 cv.circle(
                     cx - side * 0.3 + k * side * 0.6,
                     cy + side * 0.75,
                     side * 0.18,
-                    fill=SEAT_RGB[1 - s.resource_at[h]],
+                    fill=SEAT_RGB[1 - state.resource_at[h]],
                 )

@@ -297,12 +297,12 @@ class AmethystAmberState(State):
             return self.defender_bits[0] | self.defender_bits[1]
         return self.defender_bits[seat]
 
-    def _dest_bits(self, seat: int, t: int) -> int:
-        """All legal destinations of seat's defender on triangle t."""
+    def _dest_bits(self, seat: int, tri_index: int) -> int:
+        """All legal destinations of seat's defender on triangle ``tri_index``."""
         d0, d1 = self.defender_bits
         game = self.game
         pieces = (d0 | d1) if game.group_both_colours else (d0 if seat == 0 else d1)
-        return defenders.destinations(game, d0 | d1, pieces, t)
+        return defenders.destinations(game, d0 | d1, pieces, tri_index)
 
     def _movable(self, seat: int) -> int:
         """Bitboard of seat's defenders that have a legal destination.
@@ -414,15 +414,15 @@ class AmethystAmberState(State):
                 found = True
         return found
 
-    def _step_bytes(self, tables: FrameTables, h: int, seat: int) -> tuple[int, bytes]:
+    def _step_bytes(self, tables: FrameTables, hex_index: int, seat: int) -> tuple[int, bytes]:
         """(first action, six mask bytes) of the steps seat's attacker on
-        h may take now, or (first action, b"") when it has none."""
+        ``hex_index`` may take now, or (first action, b"") when it has none."""
         opponent = 1 - seat
         attacker_at, resource_at = self.attacker_at, self.resource_at
         enemy_defenders = self.defender_bits[opponent]
-        first = tables.first_step[h]
+        first = tables.first_step[hex_index]
         out = bytearray(NUM_DIRECTIONS)
-        for action, n, gate in tables.steps[h]:
+        for action, n, gate in tables.steps[hex_index]:
             if enemy_defenders & gate == gate:
                 continue  # an enemy wall closes the gate
             owner = attacker_at[n]
@@ -506,19 +506,19 @@ class AmethystAmberState(State):
         self._mask = None
         EFFECT_OF_ACTION[action](self, seat, TARGET_OF_ACTION[action])
 
-    def _place_defender(self, seat: int, t: int) -> None:
-        self.defender_bits[seat] |= self.game.board.geo.bit_tri[t]
+    def _place_defender(self, seat: int, tri_index: int) -> None:
+        self.defender_bits[seat] |= self.game.board.geo.bit_tri[tri_index]
         self.unplaced[seat] -= 1
         self._after_placement(seat)
 
-    def _select(self, seat: int, t: int) -> None:
-        self.selected = t
-        self._destinations = self._dest_bits(seat, t)
+    def _select(self, seat: int, tri_index: int) -> None:
+        self.selected = tri_index
+        self._destinations = self._dest_bits(seat, tri_index)
         self.substep = SUBSTEP_CHOOSE_DESTINATION
 
-    def _move_selected(self, seat: int, t: int) -> None:
+    def _move_selected(self, seat: int, tri_index: int) -> None:
         bit_tri = self.game.board.geo.bit_tri
-        source, target = bit_tri[self.selected], bit_tri[t]
+        source, target = bit_tri[self.selected], bit_tri[tri_index]
         self.defender_bits[seat] = (self.defender_bits[seat] & ~source) | target
         self.moved_defenders |= target
         self.moves_this_turn += 1
@@ -533,18 +533,18 @@ class AmethystAmberState(State):
             # stopping is the only answer, so the turn simply ends
             self._end_turn()
 
-    def _place_attacker(self, seat: int, h: int) -> None:
-        self.attacker_at[h] = seat
-        self.attacker_hexes[seat].append(h)
-        self.attacker_bits[seat] |= self.game.board.geo.bit_hex[h]
+    def _place_attacker(self, seat: int, hex_index: int) -> None:
+        self.attacker_at[hex_index] = seat
+        self.attacker_hexes[seat].append(hex_index)
+        self.attacker_bits[seat] |= self.game.board.geo.bit_hex[hex_index]
         self.reserve[seat] -= 1
         self._end_turn()
 
-    def _place_resource(self, seat: int, h: int) -> None:
-        self.resource_at[h] = seat
-        self.prisoners_under[h] = 0
-        self.resource_hexes.append(h)
-        self.resource_bits[seat] |= self.game.board.geo.bit_hex[h]
+    def _place_resource(self, seat: int, hex_index: int) -> None:
+        self.resource_at[hex_index] = seat
+        self.prisoners_under[hex_index] = 0
+        self.resource_hexes.append(hex_index)
+        self.resource_bits[seat] |= self.game.board.geo.bit_hex[hex_index]
         self.hand[seat] -= 1
         self.placed[seat] += 1
         self._end_turn()
@@ -586,28 +586,28 @@ class AmethystAmberState(State):
         elif self.unplaced[1 - seat] > 0:
             self.acting_seat = 1 - seat  # the other of the two seats
 
-    def _take_prisoner(self, seat: int, n: int, bit: int) -> None:
-        """The enemy attacker on n goes under seat's nearest available resource."""
+    def _take_prisoner(self, seat: int, hex_index: int, bit: int) -> None:
+        """The enemy attacker on ``hex_index`` goes under seat's nearest available resource."""
         capacity = self.game.resource_capacity
         resource_at, under = self.resource_at, self.prisoners_under
-        for r in self.game.board.nearest_order[seat][n]:
+        for r in self.game.board.nearest_order[seat][hex_index]:
             if resource_at[r] == seat and under[r] < capacity:
                 under[r] += 1
                 break
         opponent = 1 - seat
-        self.attacker_hexes[opponent].remove(n)
+        self.attacker_hexes[opponent].remove(hex_index)
         self.attacker_bits[opponent] ^= bit
 
-    def _take_resource(self, seat: int, n: int, bit: int) -> None:
-        """The resource on n goes to seat's hand; an enemy one frees seat's prisoners under it."""
+    def _take_resource(self, seat: int, hex_index: int, bit: int) -> None:
+        """The resource on ``hex_index`` goes to seat's hand; an enemy one frees seat's prisoners under it."""
         resource_at = self.resource_at
-        if resource_at[n] == 1 - seat:
-            self.reserve[seat] += self.prisoners_under[n]
+        if resource_at[hex_index] == 1 - seat:
+            self.reserve[seat] += self.prisoners_under[hex_index]
             self.placed[1 - seat] -= 1
-        self.prisoners_under[n] = 0
-        self.resource_bits[resource_at[n]] ^= bit
-        resource_at[n] = -1
-        self.resource_hexes.remove(n)
+        self.prisoners_under[hex_index] = 0
+        self.resource_bits[resource_at[hex_index]] ^= bit
+        resource_at[hex_index] = -1
+        self.resource_hexes.remove(hex_index)
         self.hand[seat] += 1
 
     def _end_turn(self) -> None:

@@ -50,43 +50,43 @@ def _pair(value, high: int, default: list[int]) -> list[int]:
     return [as_integer(v, 0, high, f"seat {i}'s count") for i, v in enumerate(as_list(value, 2))]
 
 
-def state_to_dict(s) -> dict:
-    bd = s.game.board
+def state_to_dict(state) -> dict:
+    bd = state.game.board
     geo = bd.geo
     xy = geo.tri_xy
-    defenders = [[*xy[t], p] for p in (0, 1) for t in geo.bits_to_tris(s.defender_bits[p])]
-    defenders.sort(key=lambda e: (e[1], e[0]))
-    attackers = [[*bd.hex_qr[h], s.attacker_at[h]] for h in range(NUM_HEXES) if s.attacker_at[h] >= 0]
+    defenders = [[*xy[t], p] for p in (0, 1) for t in geo.bits_to_tris(state.defender_bits[p])]
+    defenders.sort(key=lambda entry: (entry[1], entry[0]))
+    attackers = [[*bd.hex_qr[h], state.attacker_at[h]] for h in range(NUM_HEXES) if state.attacker_at[h] >= 0]
     resources = []
-    for h in sorted(s.resource_hexes):
-        owner = None if s.resource_at[h] == NEUTRAL else s.resource_at[h]
-        resources.append([*bd.hex_qr[h], owner, s.prisoners_under[h]])
+    for h in sorted(state.resource_hexes):
+        owner = None if state.resource_at[h] == NEUTRAL else state.resource_at[h]
+        resources.append([*bd.hex_qr[h], owner, state.prisoners_under[h]])
     return {
-        "phase": PHASE_NAMES[s.phase],
-        "current": s.acting_seat,
-        "substep": SUBSTEP_NAMES[s.substep],
-        "selected": list(xy[s.selected]) if s.selected >= 0 else None,
-        "moved": [list(xy[t]) for t in geo.bits_to_tris(s.moved_defenders)],
+        "phase": PHASE_NAMES[state.phase],
+        "current": state.acting_seat,
+        "substep": SUBSTEP_NAMES[state.substep],
+        "selected": list(xy[state.selected]) if state.selected >= 0 else None,
+        "moved": [list(xy[t]) for t in geo.bits_to_tris(state.moved_defenders)],
         "defenders": defenders,
         "attackers": attackers,
         "resources": resources,
-        "reserve_attackers": list(s.reserve),
-        "unplaced_defenders": list(s.unplaced),
-        "hand": list(s.hand),
-        "main_turns": s.main_turns,
-        "winner": s.winner if s._terminal else None,
-        "truncated": s._truncated,
-        "rng": rng_to_dict(s.rng),
+        "reserve_attackers": list(state.reserve),
+        "unplaced_defenders": list(state.unplaced),
+        "hand": list(state.hand),
+        "main_turns": state.main_turns,
+        "winner": state.winner if state._terminal else None,
+        "truncated": state._truncated,
+        "rng": rng_to_dict(state.rng),
     }
 
 
-def _entry(d: dict, key: str, convert, default):
-    """``convert(d[key])``, or ``default`` when the key is absent; a failed
+def _entry(data: dict, key: str, convert, default):
+    """``convert(data[key])``, or ``default`` when the key is absent; a failed
     check names the entry."""
-    if key not in d:
+    if key not in data:
         return default
     try:
-        return convert(d[key])
+        return convert(data[key])
     except PositionError as exc:
         raise PositionError(f"{GAME_NAME}: position entry {key!r}: {exc}") from None
 
@@ -123,8 +123,8 @@ def _hex(geo, entry, what: str, length: tuple[int, ...]) -> int:
     return geo.hexes.index[key]
 
 
-def _load_defenders(s, value) -> None:
-    bd = s.game.board
+def _load_defenders(state, value) -> None:
+    bd = state.game.board
     geo = bd.geo
     for i, entry in enumerate(as_list(value)):
         t = _triangle(geo, entry, f"entry {i}", (3,))
@@ -133,27 +133,27 @@ def _load_defenders(s, value) -> None:
             raise PositionError(
                 f"entry {i}: triangle {geo.tri_xy[t]} is yellow; defenders stand on black triangles"
             )
-        if (s.defender_bits[0] | s.defender_bits[1]) & geo.bit_tri[t]:
+        if (state.defender_bits[0] | state.defender_bits[1]) & geo.bit_tri[t]:
             raise PositionError(f"entry {i}: triangle {geo.tri_xy[t]} already holds a defender")
-        s.defender_bits[seat] |= geo.bit_tri[t]
+        state.defender_bits[seat] |= geo.bit_tri[t]
 
 
-def _load_attackers(s, value) -> None:
-    geo = s.game.board.geo
+def _load_attackers(state, value) -> None:
+    geo = state.game.board.geo
     for i, entry in enumerate(as_list(value)):
         h = _hex(geo, entry, f"entry {i}", (3,))
         seat = _seat(entry[2], f"entry {i} seat")
-        if s.attacker_at[h] >= 0:
-            raise PositionError(f"entry {i}: hex {s.game.board.hex_qr[h]} already holds an attacker")
-        s.attacker_at[h] = seat
-        s.attacker_hexes[seat].append(h)
-        s.attacker_bits[seat] |= geo.bit_hex[h]
+        if state.attacker_at[h] >= 0:
+            raise PositionError(f"entry {i}: hex {state.game.board.hex_qr[h]} already holds an attacker")
+        state.attacker_at[h] = seat
+        state.attacker_hexes[seat].append(h)
+        state.attacker_bits[seat] |= geo.bit_hex[h]
 
 
-def _load_resources(s, value) -> None:
+def _load_resources(state, value) -> None:
     """Resources [q, r, owner or None, prisoners]: neutral ones on their red
     hexes without prisoners, placed ones on a green their owner may use."""
-    game = s.game
+    game = state.game
     bd = game.board
     geo = bd.geo
     red = set(bd.red)
@@ -164,9 +164,9 @@ def _load_resources(s, value) -> None:
         owner = entry[2] if len(entry) > 2 else None
         code = NEUTRAL if owner is None else _seat(owner, f"{what} owner")
         under = as_integer(entry[3], 0, game.resource_capacity, f"{what} prisoners") if len(entry) > 3 else 0
-        if s.resource_at[h] >= 0:
+        if state.resource_at[h] >= 0:
             raise PositionError(f"{what}: hex {qr} already holds a resource")
-        if s.attacker_at[h] >= 0:
+        if state.attacker_at[h] >= 0:
             raise PositionError(
                 f"{what}: hex {qr} holds an attacker; a piece stepping onto a resource takes it"
             )
@@ -176,34 +176,34 @@ def _load_resources(s, value) -> None:
             raise PositionError(f"{what}: a neutral resource holds no prisoners, got {under}")
         if code != NEUTRAL and h not in game.resource_greens[code]:
             raise PositionError(f"{what}: seat {code}'s resource cannot lie on {qr}, not a green it may use")
-        s.resource_at[h] = code
-        s.prisoners_under[h] = under
-        s.resource_hexes.append(h)
-        s.resource_bits[code] |= geo.bit_hex[h]
+        state.resource_at[h] = code
+        state.prisoners_under[h] = under
+        state.resource_hexes.append(h)
+        state.resource_bits[code] |= geo.bit_hex[h]
         if code != NEUTRAL:
-            s.placed[code] += 1
+            state.placed[code] += 1
 
 
-def _load_counts(s, d: dict) -> None:
+def _load_counts(state, data: dict) -> None:
     """Reserve, unplaced defenders and hand: given, or what the pieces leave over."""
-    game = s.game
+    game = state.game
     held = [0, 0]  # seat p's attackers held under the opponent's resources
-    for h in s.resource_hexes:
-        if s.resource_at[h] in (0, 1):
-            held[1 - s.resource_at[h]] += s.prisoners_under[h]
-    left_over = [max(0, game.attackers_per_player - len(s.attacker_hexes[p]) - held[p]) for p in (0, 1)]
-    s.reserve = _entry(
-        d, "reserve_attackers", lambda v: _pair(v, game.attackers_per_player, left_over), left_over
+    for h in state.resource_hexes:
+        if state.resource_at[h] in (0, 1):
+            held[1 - state.resource_at[h]] += state.prisoners_under[h]
+    left_over = [max(0, game.attackers_per_player - len(state.attacker_hexes[p]) - held[p]) for p in (0, 1)]
+    state.reserve = _entry(
+        data, "reserve_attackers", lambda value: _pair(value, game.attackers_per_player, left_over), left_over
     )
-    if s.phase == Phase.PLACEMENT:
-        unplaced = [max(0, game.defenders_per_player - s.defender_bits[p].bit_count()) for p in (0, 1)]
+    if state.phase == Phase.PLACEMENT:
+        unplaced = [max(0, game.defenders_per_player - state.defender_bits[p].bit_count()) for p in (0, 1)]
     else:
         unplaced = [0, 0]
-    s.unplaced = _entry(
-        d, "unplaced_defenders", lambda v: _pair(v, game.defenders_per_player, unplaced), unplaced
+    state.unplaced = _entry(
+        data, "unplaced_defenders", lambda value: _pair(value, game.defenders_per_player, unplaced), unplaced
     )
-    s.hand = _entry(d, "hand", lambda v: _pair(v, len(game.board.red), [0, 0]), [0, 0])
-    s.main_turns = _entry(d, "main_turns", lambda v: as_integer(v, 0, game.max_main_turns), 0)
+    state.hand = _entry(data, "hand", lambda value: _pair(value, len(game.board.red), [0, 0]), [0, 0])
+    state.main_turns = _entry(data, "main_turns", lambda value: as_integer(value, 0, game.max_main_turns), 0)
 
 
 def _moved(geo, value) -> int:
@@ -222,27 +222,29 @@ def _flag(value) -> bool:
     return value
 
 
-def _load_turn(s, d: dict) -> None:
+def _load_turn(state, data: dict) -> None:
     """The turn in progress (selection, moved defenders) and the end of the game."""
-    geo = s.game.board.geo
-    s.selected = _entry(d, "selected", lambda v: -1 if v is None else _triangle(geo, v, "the selection"), -1)
-    s.moved_defenders = _entry(d, "moved", lambda v: _moved(geo, v), 0)
-    s.moves_this_turn = s.moved_defenders.bit_count()
-    winner = _entry(d, "winner", lambda v: None if v is None else _seat(v, "the winner"), None)
-    truncated = _entry(d, "truncated", _flag, False)
+    geo = state.game.board.geo
+    state.selected = _entry(
+        data, "selected", lambda value: -1 if value is None else _triangle(geo, value, "the selection"), -1
+    )
+    state.moved_defenders = _entry(data, "moved", lambda value: _moved(geo, value), 0)
+    state.moves_this_turn = state.moved_defenders.bit_count()
+    winner = _entry(data, "winner", lambda value: None if value is None else _seat(value, "the winner"), None)
+    truncated = _entry(data, "truncated", _flag, False)
     if winner is not None and truncated:
         raise PositionError(
             f"{GAME_NAME}: position entries 'winner' and 'truncated': a won game was not cut short"
         )
-    if s.selected >= 0 and s.defender_bits[s.acting_seat] & geo.bit_tri[s.selected]:
-        s._destinations = s._dest_bits(s.acting_seat, s.selected)
+    if state.selected >= 0 and state.defender_bits[state.acting_seat] & geo.bit_tri[state.selected]:
+        state._destinations = state._dest_bits(state.acting_seat, state.selected)
     if winner is not None:
-        s._terminal = True
-        s.winner = winner
+        state._terminal = True
+        state.winner = winner
     elif truncated:
-        s._truncated = True
+        state._truncated = True
     else:
-        s._start_turn()
+        state._start_turn()
 
 
 def _generator(value):
@@ -254,22 +256,22 @@ def _generator(value):
         raise PositionError(f"not a generator state ({type(exc).__name__}: {exc})") from None
 
 
-def state_from_dict(game, d: dict):
+def state_from_dict(game, data: dict):
     """Read a position, checking every entry as it is read (the state's
     ``check_position`` then checks how the entries fit together)."""
-    if "rng" not in d:
+    if "rng" not in data:
         raise PositionError(f"{GAME_NAME}: the position has no 'rng' entry")
-    s = AmethystAmberState(game, _entry(d, "rng", _generator, None))
-    s.phase = Phase(_entry(d, "phase", _named(PHASE_NAMES), Phase.MAIN))
-    s.acting_seat = _entry(d, "current", _seat, 0)
-    s.substep = Substep(_entry(d, "substep", _named(SUBSTEP_NAMES), Substep.TURN_START))
+    s = AmethystAmberState(game, _entry(data, "rng", _generator, None))
+    s.phase = Phase(_entry(data, "phase", _named(PHASE_NAMES), Phase.MAIN))
+    s.acting_seat = _entry(data, "current", _seat, 0)
+    s.substep = Substep(_entry(data, "substep", _named(SUBSTEP_NAMES), Substep.TURN_START))
     geo_entries = (
         ("defenders", _load_defenders),
         ("attackers", _load_attackers),
         ("resources", _load_resources),
     )
     for key, load in geo_entries:
-        _entry(d, key, lambda v, load=load: load(s, v), None)
-    _load_counts(s, d)
-    _load_turn(s, d)
+        _entry(data, key, lambda value, load=load: load(s, value), None)
+    _load_counts(s, data)
+    _load_turn(s, data)
     return s

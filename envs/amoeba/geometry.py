@@ -21,35 +21,39 @@ OPP = (2, 3, 0, 1)
 class Geometry:
     """Lookup tables for one board size (shared by every state of a Game)."""
 
-    def __init__(self, U: int) -> None:
-        self.U = U
-        W = U - 1
+    def __init__(self, units: int) -> None:
+        self.U = units
+        W = units - 1
         self.W = W
         self.num_anchors = W * W
         # facing slot of each port slot (the neighbour's side that touches it), -1 off board
         face = []
-        for u in range(U * U):
-            r, c = divmod(u, U)
+        for u in range(units * units):
+            r, c = divmod(u, units)
             for d in range(4):
                 rr, cc = r + DR[d], c + DC[d]
-                face.append((rr * U + cc) * 4 + OPP[d] if 0 <= rr < U and 0 <= cc < U else -1)
+                face.append((rr * units + cc) * 4 + OPP[d] if 0 <= rr < units and 0 <= cc < units else -1)
         self.face: list[int] = face
         # per anchor: the 4 units of its block, and the slot of each of the 8 ports
         self.block_units: list[tuple[int, int, int, int]] = []
         self.port_slot: list[tuple[int, ...]] = []
         for a in range(W * W):
             r, c = divmod(a, W)
-            self.block_units.append((r * U + c, r * U + c + 1, (r + 1) * U + c + 1, (r + 1) * U + c))
+            self.block_units.append(
+                (r * units + c, r * units + c + 1, (r + 1) * units + c + 1, (r + 1) * units + c)
+            )
             self.port_slot.append(
-                tuple(((r + PORT_UNIT[p][0]) * U + c + PORT_UNIT[p][1]) * 4 + PORT_DIR[p] for p in range(8))
+                tuple(
+                    ((r + PORT_UNIT[p][0]) * units + c + PORT_UNIT[p][1]) * 4 + PORT_DIR[p] for p in range(8)
+                )
             )
         # anchors whose block contains unit u
-        self.unit_anchors: list[list[int]] = [[] for _ in range(U * U)]
-        for a, units in enumerate(self.block_units):
-            for u in units:
+        self.unit_anchors: list[list[int]] = [[] for _ in range(units * units)]
+        for a, block in enumerate(self.block_units):
+            for u in block:
                 self.unit_anchors[u].append(a)
         # watchers of slot s: (anchor, port bit) pairs where port p of anchor a faces s
-        self.watchers: list[list[tuple[int, int]]] = [[] for _ in range(U * U * 4)]
+        self.watchers: list[list[tuple[int, int]]] = [[] for _ in range(units * units * 4)]
         for a in range(W * W):
             for p, s in enumerate(self.port_slot[a]):
                 f = face[s]
@@ -57,11 +61,13 @@ class Geometry:
                     self.watchers[f].append((a, 1 << p))
         # slot -> its cell in a (2, U*U) port-plane pair: N/S sides are the
         # unit's V port (0), E/W sides its H port (1)
-        self.slot_plane: list[int] = [(d & 1) * U * U + (s >> 2) for s in range(U * U * 4) for d in (s & 3,)]
-        self.center_anchor = (U // 2 - 1) * W + (U // 2 - 1)
+        self.slot_plane: list[int] = [
+            (d & 1) * units * units + (s >> 2) for s in range(units * units * 4) for d in (s & 3,)
+        ]
+        self.center_anchor = (units // 2 - 1) * W + (units // 2 - 1)
         # anchors whose block overlaps the block of anchor a (a included)
         self.overlap: list[tuple[int, ...]] = [
-            tuple(sorted({a2 for u in units for a2 in self.unit_anchors[u]})) for units in self.block_units
+            tuple(sorted({a2 for u in block for a2 in self.unit_anchors[u]})) for block in self.block_units
         ]
         self.contact_tables = self._contact_tables()
 
@@ -94,16 +100,16 @@ class Geometry:
             )
         return [tuple((a2, tables[rel]) for a2, rel in row) for row in nb]
 
-    def anchor_rc(self, a: int) -> tuple[int, int]:
-        return divmod(a, self.W)
+    def anchor_rc(self, anchor: int) -> tuple[int, int]:
+        return divmod(anchor, self.W)
 
     def anchor_index(self, r: int, c: int) -> int:
         return r * self.W + c
 
 
 @lru_cache(maxsize=16)
-def geometry(U: int) -> Geometry:
-    return Geometry(U)
+def geometry(units: int) -> Geometry:
+    return Geometry(units)
 
 
 def bits8() -> np.ndarray:

@@ -68,12 +68,12 @@ def global_size() -> int:
     return HAND_SLOTS * 9 + 12 + 1 + 1 + 3 + 1 + SEATS * 5 + 1 + NUM_TILES + 1
 
 
-def _owner_table(n: int, player: int) -> bytes:
+def _owner_table(num_players: int, player: int) -> bytes:
     """Byte translation table for the owner planes: OWNER_CODE + seat ->
     1 + seat relative to the observer; every other value unchanged."""
     table = list(range(256))
-    for seat in range(n):
-        table[OWNER_CODE + seat] = 1 + (seat - player) % n
+    for seat in range(num_players):
+        table[OWNER_CODE + seat] = 1 + (seat - player) % num_players
     return bytes(table)
 
 
@@ -300,7 +300,7 @@ class Observer:
             if (amoeba is not None and amoeba[2] >= 0) or (old is not None and old[2] >= 0):
                 view.scores = None
 
-    def _paint_placement(self, planes: bytearray, state, k: int) -> None:
+    def _paint_placement(self, planes: bytearray, state, placement_index: int) -> None:
         """A tile's units, quarters, piece numbers and open ports (a ground
         tile also closes the ports of the tiles it meets)."""
         cells = self.cells
@@ -308,11 +308,11 @@ class Observer:
         piece_at = cells.piece_at
         number = state.piece_number
         piece_slots = state.piece_slots
-        placement = state.placements[k]
+        placement = state.placements[placement_index]
         if placement.level == 2:
             top0, top1, top2, top3 = cells.top[placement.anchor]
             planes[top0] = planes[top1] = planes[top2] = planes[top3] = 1
-            for pid in state.placement_pieces[k]:
+            for pid in state.placement_pieces[placement_index]:
                 for s in piece_slots[pid]:
                     planes[piece_at + slot_cell[s]] = number[pid]
             return
@@ -322,7 +322,7 @@ class Observer:
         open_at = cells.open_at
         face = self.game.geo.face
         vis = state.unit_placement
-        for pid in state.placement_pieces[k]:
+        for pid in state.placement_pieces[placement_index]:
             value = number[pid]
             for s in piece_slots[pid]:
                 cell = slot_cell[s]
@@ -433,10 +433,10 @@ class Observer:
         return np.frombuffer(buf, INT8)  # a positional dtype is the quicker call
 
 
-def _scores(state, n: int) -> tuple[list[int], list[int]]:
+def _scores(state, num_players: int) -> tuple[list[int], list[int]]:
     """(scores, largest amoeba) per seat, capped at 127."""
-    scores = [0] * n
-    largest = [0] * n
+    scores = [0] * num_players
+    largest = [0] * num_players
     amoebas = state.amoebas
     for aid in state.claimed:
         members, _, owner = amoebas[aid]
@@ -493,35 +493,41 @@ def encode_reference(st, player: int) -> np.ndarray:
     return out
 
 
-def _reference_globals(st, player: int, out: np.ndarray, i: int) -> None:
-    """The global block of :func:`encode_reference`, from offset ``i``."""
+def _reference_globals(st, player: int, out: np.ndarray, offset: int) -> None:
+    """The global block of :func:`encode_reference`, from ``offset``."""
     game = st.game
     n = game.num_players
     hand = st.hands[player]
     for j in range(HAND_SLOTS):
         if j < len(hand):
-            out[i] = 1
-            out[i + 1 : i + 9] = PORT_PIECE_NUM[hand[j] * 4]
-        i += 9
+            out[offset] = 1
+            out[offset + 1 : offset + 9] = PORT_PIECE_NUM[hand[j] * 4]
+        offset += 9
     if st.selection is not None and st.mover == player and st.phase == 1:
-        out[i + st.selection[0] * 4 + st.selection[1]] = 1
-    i += 12
-    out[i] = st.die
-    out[i + 1] = max(st.placements_left, 0)
+        out[offset + st.selection[0] * 4 + st.selection[1]] = 1
+    offset += 12
+    out[offset] = st.die
+    out[offset + 1] = max(st.placements_left, 0)
     if 0 <= st.phase <= 2:
-        out[i + 2 + st.phase] = 1
-    out[i + 5] = st.first_tile_pending
-    i += 6
+        out[offset + 2 + st.phase] = 1
+    out[offset + 5] = st.first_tile_pending
+    offset += 6
     scores, largest = st.scores(), st.largest()
     for k in range(n):
         s = (player + k) % n
-        out[i : i + 5] = (1, st.supply[s], min(scores[s], 127), min(largest[s], 127), len(st.hands[s]))
-        i += 5
-    i += 5 * (SEATS - n)
-    out[i] = len(st.pile)
-    i += 1
+        out[offset : offset + 5] = (
+            1,
+            st.supply[s],
+            min(scores[s], 127),
+            min(largest[s], 127),
+            len(st.hands[s]),
+        )
+        offset += 5
+    offset += 5 * (SEATS - n)
+    out[offset] = len(st.pile)
+    offset += 1
     known = {pl_[1] for pl_ in st.placements} | set(hand) | set(st.removed[player])
     for t in range(NUM_TILES):
-        out[i + t] = t not in known
-    i += NUM_TILES
-    out[i] = min(127, (100 * st.turn) // max(1, game.max_turns))
+        out[offset + t] = t not in known
+    offset += NUM_TILES
+    out[offset] = min(127, (100 * st.turn) // max(1, game.max_turns))

@@ -52,11 +52,11 @@ def _bbox(st):
     return int(rows.min()), int(rows.max()), int(cols.min()), int(cols.max())
 
 
-def _hand_text(st, p: int, viewer) -> str:
+def _hand_text(st, seat: int, viewer) -> str:
     """The hand as the select moves name it, or only its size if hidden."""
-    if viewer is not None and viewer != p:
-        return f"{len(st.hands[p])} tiles (hidden)"
-    parts = [f"slot {s}: tile {t} ({notation(ORIENTED[t * 4])})" for s, t in enumerate(st.hands[p])]
+    if viewer is not None and viewer != seat:
+        return f"{len(st.hands[seat])} tiles (hidden)"
+    parts = [f"slot {s}: tile {t} ({notation(ORIENTED[t * 4])})" for s, t in enumerate(st.hands[seat])]
     return ", ".join(parts) or "empty"
 
 
@@ -87,14 +87,14 @@ def _offer_pieces(st) -> set[int]:
     return set()
 
 
-def _unit_mark(st, u: int, offer: set[int]) -> str:
+def _unit_mark(st, unit: int, offer: set[int]) -> str:
     """Centre mark of a unit: '.', 'o'/'O' (tile, second storey), the owner's
     seat digit, or '@' for the amoeba on offer."""
-    if st.unit_placement[u] < 0:
+    if st.unit_placement[unit] < 0:
         return "."
-    mark = "o" if st.height[u] == 1 else "O"
+    mark = "o" if st.height[unit] == 1 else "O"
     for d in range(4):
-        p = st.slot_piece[u * 4 + d]
+        p = st.slot_piece[unit * 4 + d]
         if p >= 0:
             own = st.amoebas[st.piece_amoeba[p]][2]
             if p in offer:
@@ -251,13 +251,13 @@ def _draw_board_tiles(cv: Canvas, st, bx: float, by: float, cell: int) -> None:
             _draw_piece(cv, pts, middle, cell, PINK)
 
 
-def _legend_keys(n: int) -> list[Key]:
+def _legend_keys(num_players: int) -> list[Key]:
     keys = [
         Key("tile", BLUE, "box"),
         Key("tile on the second storey", DARK_BLUE, "box"),
         Key("amoeba piece", PINK, "line"),
     ]
-    keys += [Key(f"owned by player_{p}", halo_color(p), "line") for p in range(n)]
+    keys += [Key(f"owned by player_{p}", halo_color(p), "line") for p in range(num_players)]
     keys += [
         Key("nucleus (number: segments)", seat_color(0), "disc", INK, "5"),
         Key("amoeba on offer", OFFER, "line"),
@@ -304,12 +304,12 @@ def render_rgb(st, viewer=None) -> np.ndarray:
     return cv.to_array()
 
 
-def _draw_axes(cv: Canvas, U: int, bx: float, by: float, cell: int) -> None:
+def _draw_axes(cv: Canvas, units: int, bx: float, by: float, cell: int) -> None:
     """c= numbers over every unit column, r= labels left of every unit row."""
-    for c in range(U):
+    for c in range(units):
         cv.text(bx + c * cell + cell / 2, by - 3, str(c), anchor="md", size=LABEL_SIZE)
     cv.text(bx - 4, by - 3, "c=", anchor="rd", size=LABEL_SIZE)
-    for r in range(U):
+    for r in range(units):
         cv.text(bx - 4, by + r * cell + cell / 2, f"r={r}", anchor="rm", size=LABEL_SIZE)
 
 
@@ -319,7 +319,7 @@ def _draw_nuclei(cv: Canvas, st, bx: float, by: float, cell: int) -> None:
     for members, _, own in st.amoebas.values():
         if own < 0:
             continue
-        p = min(members, key=lambda q: min(st.piece_slots[q]))
+        p = min(members, key=lambda piece: min(st.piece_slots[piece]))
         r, c = divmod(min(st.piece_slots[p]) // 4, U)
         cv.token(bx + c * cell + cell / 2, by + r * cell + cell / 2, cell // 2, own, str(len(members)))
 

@@ -31,13 +31,13 @@ class Splits:
             self._cache["handfit"] = fit
         return fit
 
-    def _ground_anchors(self, o: int) -> list[int]:
-        """Legal ground anchors of oriented tile o."""
+    def _ground_anchors(self, oriented_tile: int) -> list[int]:
+        """Legal ground anchors of ``oriented_tile``."""
         if self.first_tile_pending:
             return [self.game.geo.center_anchor]
         out: list[int] = []
         for mask, group in self.frontier.items():
-            if (mask >> o) & 1:
+            if (mask >> oriented_tile) & 1:
                 out.extend(group)
         return out
 
@@ -59,29 +59,29 @@ class Splits:
             self._cache["topcand"] = found
         return found
 
-    def _top_plans(self, o: int) -> dict[int, SplitPlan]:
-        """{anchor: split plan} of the legal top placements of oriented tile o."""
-        key = ("top", o)
+    def _top_plans(self, oriented_tile: int) -> dict[int, SplitPlan]:
+        """{anchor: split plan} of the legal top placements of ``oriented_tile``."""
+        key = ("top", oriented_tile)
         plans = self._cache.get(key)
         if plans is None:
             plans = {}
             candidates = self._top_candidates()
             if candidates:
-                pink8 = PINK8_LIST[o]
+                pink8 = PINK8_LIST[oriented_tile]
                 for k in candidates:
                     placement = self.placements[k]
                     below = placement.tile * 4 + placement.rotation
-                    if PINK8_LIST[below] != pink8 or ORIENTED[below] == ORIENTED[o]:
+                    if PINK8_LIST[below] != pink8 or ORIENTED[below] == ORIENTED[oriented_tile]:
                         continue
-                    plan = self._plan_top(o, k, self.mover)
+                    plan = self._plan_top(oriented_tile, k, self.mover)
                     if plan is not None:
                         plans[placement.anchor] = plan
             self._cache[key] = plans
         return plans
 
-    def _placements_of(self, o: int):
-        """(legal ground anchors, {anchor: split plan}) for oriented tile o."""
-        return self._ground_anchors(o), self._top_plans(o)
+    def _placements_of(self, oriented_tile: int):
+        """(legal ground anchors, {anchor: split plan}) for ``oriented_tile``."""
+        return self._ground_anchors(oriented_tile), self._top_plans(oriented_tile)
 
     def _hand_oriented(self) -> list[int]:
         orientations = self.game.tile_orientations
@@ -93,11 +93,11 @@ class Splits:
         return any(self._top_plans(o) for o in self._hand_oriented())
 
     # ---------------------------------------------------------------- splits
-    def _split_target(self, k: int, mover: int) -> int | None:
+    def _split_target(self, placement_index: int, mover: int) -> int | None:
         """The one opponent's complete amoeba, big enough, that covering
-        ground tile k would split (None: the cover is not a legal split)."""
+        ground tile ``placement_index`` would split (None: the cover is not a legal split)."""
         amoebas = self.amoebas
-        touched = {self.piece_amoeba[p] for p in self.placement_pieces[k]}
+        touched = {self.piece_amoeba[p] for p in self.placement_pieces[placement_index]}
         if any(amoebas[aid].open_ports != 0 for aid in touched):
             return None
         least = self.game.config["min_split_size"]
@@ -108,13 +108,13 @@ class Splits:
         ]
         return targets[0] if len(targets) == 1 else None
 
-    def _plan_top(self, o: int, k: int, mover: int) -> SplitPlan | None:
-        """Check a split of ground tile k by oriented tile o (rules of the
+    def _plan_top(self, oriented_tile: int, placement_index: int, mover: int) -> SplitPlan | None:
+        """Check a split of ground tile ``placement_index`` by ``oriented_tile`` (rules of the
         top placement); return the resolution plan, or None if illegal."""
-        target = self._split_target(k, mover)
+        target = self._split_target(placement_index, mover)
         if target is None:
             return None
-        new_slots, old, groups, opens = self._top_components(o, k)
+        new_slots, old, groups, opens = self._top_components(oriented_tile, placement_index)
         if any(opens):
             return None
         base = len(self.piece_slots)
@@ -136,12 +136,14 @@ class Splits:
         if supply < len(parts) - 1:
             return None
         keeper = next(
-            i for i in sorted(parts, key=lambda i: self._part_key(groups[i], new_slots, base)) if i != merged
+            i
+            for i in sorted(parts, key=lambda part: self._part_key(groups[part], new_slots, base))
+            if i != merged
         )
         owners = self._part_owners(holds, parts, keeper, target, mover)
         return SplitPlan(
-            k,
-            o,
+            placement_index,
+            oriented_tile,
             new_slots,
             old,
             groups,

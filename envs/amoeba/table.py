@@ -71,26 +71,26 @@ class Table:
         self.frontier: dict[int, set[int]] = {}
 
     # ------------------------------------------------------------ ground tiles
-    def put_ground(self, tile: int, rot: int, a: int, check: bool = True) -> int:
+    def put_ground(self, tile: int, rot: int, anchor: int, check: bool = True) -> int:
         """Lay a ground tile (legality checked only as far as empty units and
         matching colours, and not at all with check=False, for moves already
         known legal); keeps amoebas, open ports and the anchor frontier up to date."""
         oriented = tile * 4 + rot
-        self._check_ground(a, oriented, check)
-        k = self._record_placement(record(Placement, (a, tile, rot, 1)))
-        self._update_frontier(a, PINK8_LIST[oriented])
-        contacts = self._add_pieces(k, self.game.geo.port_slot[a], ORIENTED[oriented])
+        self._check_ground(anchor, oriented, check)
+        k = self._record_placement(record(Placement, (anchor, tile, rot, 1)))
+        self._update_frontier(anchor, PINK8_LIST[oriented])
+        contacts = self._add_pieces(k, self.game.geo.port_slot[anchor], ORIENTED[oriented])
         self._join_contacts(contacts)
         self._index_complete(self.placement_pieces[k])
         self.first_tile_pending = False
         self._cache = {}
         return k
 
-    def _check_ground(self, a: int, oriented: int, check: bool) -> None:
+    def _check_ground(self, anchor: int, oriented: int, check: bool) -> None:
         """The block must be empty; with ``check``, pink must meet pink."""
         geo = self.game.geo
         vis = self.unit_placement
-        u0, u1, u2, u3 = geo.block_units[a]
+        u0, u1, u2, u3 = geo.block_units[anchor]
         if vis[u0] >= 0 or vis[u1] >= 0 or vis[u2] >= 0 or vis[u3] >= 0:
             raise ValueError("amoeba_v0: the block is not empty")
         if not check:
@@ -98,7 +98,7 @@ class Table:
         pink8 = PINK8_LIST[oriented]
         face = geo.face
         slot_piece = self.slot_piece
-        for port, slot in enumerate(geo.port_slot[a]):
+        for port, slot in enumerate(geo.port_slot[anchor]):
             f = face[slot]
             if f >= 0 and vis[f >> 2] >= 0 and bool(slot_piece[f] >= 0) != bool((pink8 >> port) & 1):
                 raise ValueError("amoeba_v0: pink would touch blue")
@@ -114,7 +114,7 @@ class Table:
         self.on_board[placement.tile] = 1
         return k
 
-    def _update_frontier(self, a: int, pink8: int) -> None:
+    def _update_frontier(self, anchor: int, pink8: int) -> None:
         """The blocks overlapping the new tile leave the frontier (no longer
         free anchors); the free blocks touching it must now match its ports,
         so each moves to the frontier group of what fits there now. (A block
@@ -124,7 +124,7 @@ class Table:
         frontier = self.frontier
         blue_required, pink_required = self.blue_required, self.pink_required
         geo = self.game.geo
-        for other in geo.overlap[a]:
+        for other in geo.overlap[anchor]:
             if free[other]:
                 free[other] = 0
                 blue, pink = blue_required[other], pink_required[other]
@@ -134,7 +134,7 @@ class Table:
                     group.discard(other)
                     if not group:
                         del frontier[mask]
-        for other, table in geo.contact_tables[a]:
+        for other, table in geo.contact_tables[anchor]:
             if not free[other]:
                 continue
             pink_bits, blue_bits = table[pink8]
@@ -156,7 +156,7 @@ class Table:
             else:
                 group.add(other)
 
-    def _add_pieces(self, k: int, slots: tuple[int, ...], pieces) -> list[tuple[int, int]]:
+    def _add_pieces(self, placement_index: int, slots: tuple[int, ...], pieces) -> list[tuple[int, int]]:
         """The ground tile's pieces, each an amoeba of its own for now with
         its open ports (those facing an empty unit or the edge). Returns the
         contacts, (new piece, the slot its port meets), in piece order."""
@@ -189,7 +189,7 @@ class Table:
             aid += 1
         self.next_amoeba_id = aid
         count = len(new_pieces)
-        self.piece_placement.extend([k] * count)
+        self.piece_placement.extend([placement_index] * count)
         self.piece_number.extend(range(1, count + 1))
         self.placement_pieces.append(new_pieces)
         return contacts
@@ -271,14 +271,14 @@ class Table:
         self._cache = {}
 
     # ------------------------------------------------------------ top tiles
-    def _top_components(self, o: int, k: int):
-        """Amoebas after covering ground tile k with oriented tile o: returns
+    def _top_components(self, oriented_tile: int, placement_index: int):
+        """Amoebas after covering ground tile ``placement_index`` with ``oriented_tile``: returns
         (the new pieces' slots, old amoeba ids, new amoebas as lists of piece
         ids where new pieces get ids len(piece_slots) + i, open counts)."""
-        slots = self.game.geo.port_slot[self.placements[k].anchor]
+        slots = self.game.geo.port_slot[self.placements[placement_index].anchor]
         base = len(self.piece_slots)
-        new_slots = [tuple(slots[p] for p in piece) for piece in ORIENTED[o]]
-        covered_pieces = self.placement_pieces[k]
+        new_slots = [tuple(slots[p] for p in piece) for piece in ORIENTED[oriented_tile]]
+        covered_pieces = self.placement_pieces[placement_index]
         old = []
         for p in covered_pieces:
             aid = self.piece_amoeba[p]
@@ -327,11 +327,11 @@ class Table:
             opens.append(open_ports)
         return groups, opens
 
-    def put_top(self, tile: int, rot: int, a: int, owners: list[int] | None = None) -> int:
-        """Cover the ground tile anchored at a with a top tile (structure
+    def put_top(self, tile: int, rot: int, anchor: int, owners: list[int] | None = None) -> int:
+        """Cover the ground tile anchored at ``anchor`` with a top tile (structure
         only: new amoebas get ``owners`` per group, or none)."""
-        k = self.unit_placement[self.game.geo.block_units[a][0]]
-        if k < 0 or self.placements[k].anchor != a or self.placements[k].level != 1 or self.covered[k]:
+        k = self.unit_placement[self.game.geo.block_units[anchor][0]]
+        if k < 0 or self.placements[k].anchor != anchor or self.placements[k].level != 1 or self.covered[k]:
             raise ValueError("amoeba_v0: a top tile must lie exactly on an uncovered ground tile")
         new_slots, old, groups, opens = self._top_components(tile * 4 + rot, k)
         return self._commit_top(tile, rot, k, new_slots, old, groups, opens, owners)
@@ -375,11 +375,11 @@ class Table:
         piece_slots = self.piece_slots
         return min(min(piece_slots[p]) for p in self.amoebas[aid].members)
 
-    def amoeba_of_unit(self, r: int, c: int, d: int | None = None) -> int:
-        """Amoeba id of the pink port of unit (r, c) (direction d, or the
+    def amoeba_of_unit(self, r: int, c: int, direction: int | None = None) -> int:
+        """Amoeba id of the pink port of unit (r, c) (``direction``, or the
         first pink side), -1 if none."""
         u = r * self.game.units + c
-        for side in range(4) if d is None else (d,):
+        for side in range(4) if direction is None else (direction,):
             p = int(self.slot_piece[u * 4 + side])
             if p >= 0:
                 return self.piece_amoeba[p]

@@ -39,17 +39,20 @@ def _set_partitions(items: list[int]):
         yield [[first]] + part
 
 
-def _crossing(a, b) -> bool:
+def _crossing(first_ports, second_ports) -> bool:
     return (
         any(
             (x < y < z < w)
-            and ((x in a and z in a and y in b and w in b) or (x in b and z in b and y in a and w in a))
+            and (
+                (x in first_ports and z in first_ports and y in second_ports and w in second_ports)
+                or (x in second_ports and z in second_ports and y in first_ports and w in first_ports)
+            )
             for x in range(8)
             for y in range(8)
             for z in range(8)
             for w in range(8)
         )
-        if len(a) + len(b) >= 4
+        if len(first_ports) + len(second_ports) >= 4
         else False
     )
 

@@ -10,8 +10,8 @@ from functools import cache
 POSITION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
 
-def distance(p: int, r: int, c: int, rows: int, cols: int) -> int:
-    """Layer index of cell (r, c) seen from arrow position p."""
+def distance(position: int, r: int, c: int, rows: int, cols: int) -> int:
+    """Layer index of cell (r, c) seen from arrow ``position``."""
     return (
         r + c,
         r,
@@ -21,14 +21,14 @@ def distance(p: int, r: int, c: int, rows: int, cols: int) -> int:
         rows - 1 - r,
         (rows - 1 - r) + c,
         c,
-    )[p]
+    )[position]
 
 
-def pointed_sections(p: int) -> tuple[int, ...]:
-    """Sections of a tile that arrow position p points at (sorted)."""
-    if p % 2:
-        return ((p - 1) // 2,)
-    return tuple(sorted(((p // 2 - 1) % 4, p // 2)))
+def pointed_sections(position: int) -> tuple[int, ...]:
+    """Sections of a tile that arrow ``position`` points at (sorted)."""
+    if position % 2:
+        return ((position - 1) // 2,)
+    return tuple(sorted(((position // 2 - 1) % 4, position // 2)))
 
 
 POINTED = tuple(pointed_sections(p) for p in range(8))

@@ -120,40 +120,40 @@ class Moves:
         self._begin_turn()
 
     # ---------------------------------------------------------------- the map
-    def remove(self, i: int) -> None:
-        """Take tile i off the map (revealing it if face down)."""
-        d = self.cells[i]
-        for counts, k in zip(self.layer_counts, self.game.geometry.cell_distances[i]):
+    def remove(self, cell: int) -> None:
+        """Take the tile at ``cell`` off the map (revealing it if face down)."""
+        d = self.cells[cell]
+        for counts, k in zip(self.layer_counts, self.game.geometry.cell_distances[cell]):
             counts[k] -= 1
         if HAS_GEM[d]:
             self.gem_tiles_left -= 1
-        if not self.face_up[i]:
+        if not self.face_up[cell]:
             self.face_down_left -= 1
             for c in SHARDS[d]:
                 self.seen[c] += 1
-        self.cells[i] = -1
-        self.face_up[i] = True
-        self.peeks[i] = 0
-        self.changed_cells.append(i)
+        self.cells[cell] = -1
+        self.face_up[cell] = True
+        self.peeks[cell] = 0
+        self.changed_cells.append(cell)
 
-    def flip(self, i: int) -> None:
-        """Turn the face-down tile i face up for everyone."""
-        self.face_up[i] = True
-        self.peeks[i] = 0
-        self.changed_cells.append(i)
+    def flip(self, cell: int) -> None:
+        """Turn the face-down tile at ``cell`` face up for everyone."""
+        self.face_up[cell] = True
+        self.peeks[cell] = 0
+        self.changed_cells.append(cell)
         self.face_down_left -= 1
-        for c in SHARDS[self.cells[i]]:
+        for c in SHARDS[self.cells[cell]]:
             self.seen[c] += 1
 
-    def peek_at(self, i: int) -> None:
-        """The player looks at face-down tile i (which cell is public)."""
-        self.peeks[i] |= 1 << self.player
-        self.changed_cells.append(i)
+    def peek_at(self, cell: int) -> None:
+        """The player looks at the face-down tile at ``cell`` (which cell is public)."""
+        self.peeks[cell] |= 1 << self.player
+        self.changed_cells.append(cell)
 
-    def rotate(self, i: int, quarters: int) -> None:
-        """Turn tile i by ``quarters`` quarter turns clockwise."""
-        self.rotations[i] = (self.rotations[i] + quarters) % 4
-        self.changed_cells.append(i)
+    def rotate(self, cell: int, quarters: int) -> None:
+        """Turn the tile at ``cell`` by ``quarters`` quarter turns clockwise."""
+        self.rotations[cell] = (self.rotations[cell] + quarters) % 4
+        self.changed_cells.append(cell)
 
     def shuffle_map(self) -> None:
         """Earthquake: the tiles left move over the occupied cells with their
@@ -169,20 +169,20 @@ class Moves:
         self.changed_cells.extend(occupied)
 
     # ---------------------------------------------------------------- grabs
-    def _grab(self, i: int) -> None:
-        d, rotation = self.cells[i], self.rotations[i]
+    def _grab(self, cell: int) -> None:
+        d, rotation = self.cells[cell], self.rotations[cell]
         if self.prism_active:
             self.prism_active = False
-            self.remove(i)
+            self.remove(cell)
             for c in SHARDS[d]:
                 self._gain(c)
             return self._after_grab()
         if PLAIN[d]:
-            self.remove(i)
+            self.remove(cell)
             self._gain(d)  # a plain design's id is its content id
             return self._after_grab()
-        options = self.grab_options(i, self.grab_kind == TUNNEL_GRAB)
-        self.remove(i)
+        options = self.grab_options(cell, self.grab_kind == TUNNEL_GRAB)
+        self.remove(cell)
         if len(options) == 1:
             self._gain(next(iter(options)))
             return self._after_grab()
@@ -190,12 +190,12 @@ class Moves:
         self.section_choices = sum(1 << s for s in options.values())
         self.phase = SECTION
 
-    def _gain_to(self, p: int, content: int) -> None:
+    def _gain_to(self, seat: int, content: int) -> None:
         if content < NUM_GEMS:
-            self.gems[p][content] += 1
+            self.gems[seat][content] += 1
         else:
-            self.action_tiles[p][content - NUM_GEMS] += 1
-        self.changed_seats.append(p)
+            self.action_tiles[seat][content - NUM_GEMS] += 1
+        self.changed_seats.append(seat)
 
     def pass_gem(self, giver: int, taker: int, gem: int) -> None:
         """One gem of ``gem``'s kind goes from seat ``giver`` to seat ``taker``."""

@@ -40,13 +40,13 @@ ARROW_GLOBALS = ARROWS * ARROW_SLOTS  # the first arrow's block, then the option
 ARROW_CACHE_LIMIT = 50_000  # arrow blocks kept per game before that cache starts over
 
 
-def _peek_rows(me: int, n: int) -> np.ndarray:
+def _peek_rows(me: int, num_players: int) -> np.ndarray:
     """Per peek bitmask: which seats, relative to ``me``, have peeked."""
-    rel = np.zeros((1 << n, 5), dtype=np.int8)
-    for mask in range(1 << n):
-        for q in range(n):
+    rel = np.zeros((1 << num_players, 5), dtype=np.int8)
+    for mask in range(1 << num_players):
+        for q in range(num_players):
             if mask >> q & 1:
-                rel[mask, (q - me) % n] = 1
+                rel[mask, (q - me) % num_players] = 1
     return rel
 
 
@@ -233,11 +233,11 @@ def _dyn_key(st) -> tuple:
     )
 
 
-def _codes_at(st, me: int, cells_idx, t) -> list[int]:
+def _codes_at(st, me: int, cells_idx, tables) -> list[int]:
     """Table rows of what `me` sees at the given cells."""
     cells, rotations = st.cells, st.rotations
     if not st.game.dark_tunnels:
-        empty = t.empty
+        empty = tables.empty
         return [empty if cells[i] < 0 else cells[i] * 8 + rotations[i] * 2 + 1 for i in cells_idx]
     bit = 1 << me
     face_up, peeks = st.face_up, st.peeks
@@ -245,28 +245,28 @@ def _codes_at(st, me: int, cells_idx, t) -> list[int]:
     for i in cells_idx:
         d = cells[i]
         if d < 0:
-            out.append(t.empty)
+            out.append(tables.empty)
         elif face_up[i]:
             out.append((d * 4 + rotations[i]) * 2 + 1)
         elif peeks[i] & bit:
             out.append((d * 4 + rotations[i]) * 2)
         else:
-            out.append(t.unknown)
+            out.append(tables.unknown)
     return out
 
 
-def _write_arrow_planes(st, t, planes, key) -> None:
+def _write_arrow_planes(st, tables, planes, key) -> None:
     """Planes 104..112: distances, top/second layers, grabbable, Tunnel, shards."""
-    block = t.arrow_cache.get(key)
+    block = tables.arrow_cache.get(key)
     if block is None:
-        block = t.arrow_block(st.arrows, key)
+        block = tables.arrow_block(st.arrows, key)
     # plain tiles yield one shard; known split tiles are counted below
-    if t.dark_tunnels:
+    if tables.dark_tunnels:
         np.multiply(block[:-1], planes[P_PRESENT], out=planes[P_ARROWS:P_SHARDS])
         np.multiply(planes[P_AVAIL], planes[P_KNOWN], out=planes[P_SHARDS])
     else:  # every tile on the map is known: the shards plane starts as the grabbable one
         np.multiply(block, planes[P_PRESENT], out=planes[P_ARROWS:])
-    if t.split and st.arrows:
+    if tables.split and st.arrows:
         cells = st.cells
         prism = st.prism_active
         shards = planes[P_SHARDS]
@@ -276,10 +276,10 @@ def _write_arrow_planes(st, t, planes, key) -> None:
                 shards[i] = len(tiles.SHARDS[d]) if prism else len(st.grab_options(i))
 
 
-def _seat_row(st, me: int, q: int) -> list[int]:
-    row = st.gems[q] + st.action_tiles[q]
-    secret = st.secret_tiles[q]
-    if q == me and 0 <= secret < tiles.NUM_GEMS:
+def _seat_row(st, me: int, seat: int) -> list[int]:
+    row = st.gems[seat] + st.action_tiles[seat]
+    secret = st.secret_tiles[seat]
+    if seat == me and 0 <= secret < tiles.NUM_GEMS:
         row = list(row)
         row[secret] += 1
     row.append(1 if secret >= 0 else 0)
@@ -288,20 +288,20 @@ def _seat_row(st, me: int, q: int) -> list[int]:
     return row
 
 
-def _scores(st, me: int, t) -> list[int]:
+def _scores(st, me: int, tables) -> list[int]:
     """The scores ``me`` may know: its own secret gem counts for it."""
     if 0 <= st.secret_tiles[me] < tiles.NUM_GEMS:
         return st.score_counts(st.gem_counts([me]))
-    if st.gems != t.scored_gems:  # every seat without a secret gem sees the same scores
-        t.scored_gems = list(map(list, st.gems))
-        t.public_scores = st.public_scores()
-    return t.public_scores
+    if st.gems != tables.scored_gems:  # every seat without a secret gem sees the same scores
+        tables.scored_gems = list(map(list, st.gems))
+        tables.public_scores = st.public_scores()
+    return tables.public_scores
 
 
-def _write_scores(st, me: int, t, gl) -> None:
-    scores = _scores(st, me, t)
+def _write_scores(st, me: int, tables, gl) -> None:
+    scores = _scores(st, me, tables)
     n = st.game.num_players
-    gl[G_SEATS + 25 : G_SEATS + SEAT * n : SEAT] = [max(-CAP, min(CAP, scores[q])) for q in t.orders[me]]
+    gl[G_SEATS + 25 : G_SEATS + SEAT * n : SEAT] = [max(-CAP, min(CAP, scores[q])) for q in tables.orders[me]]
 
 
 def _peeked_by(st, me: int) -> list[int]:
@@ -311,10 +311,10 @@ def _peeked_by(st, me: int) -> list[int]:
     return [i for i, peek in enumerate(st.peeks) if peek & bit and cells[i] >= 0 and not face_up[i]]
 
 
-def _unseen(st, me: int, t, peeked=None) -> list[int]:
+def _unseen(st, me: int, tables, peeked=None) -> list[int]:
     """Per content: shards ``me`` has not seen (``peeked``: its peeked
     face-down tiles, when the caller knows them)."""
-    unseen = [a - b for a, b in zip(t.pool_counts, st.seen)]
+    unseen = [a - b for a, b in zip(tables.pool_counts, st.seen)]
     if st.game.dark_tunnels:
         cells = st.cells
         for i in _peeked_by(st, me) if peeked is None else peeked:
@@ -422,7 +422,7 @@ class _View:
         self.state = None
         self._views()
 
-    def update(self, st, me: int, t) -> None:
+    def update(self, st, me: int, tables) -> None:
         """Bring the vector up to date with ``st``. One function on purpose:
         it runs for every observation, and each call costs."""
         my_peeks_moved = False
@@ -431,34 +431,34 @@ class _View:
             self.cells_read += len(changed)
             if len(changed) > 1:
                 changed = sorted(set(changed))
-            my_peeks_moved = self._write_cells(st, me, t, changed)
+            my_peeks_moved = self._write_cells(st, me, tables, changed)
         arrows = st.arrows
         if changed or self.prism != st.prism_active or self.arrows != arrows:
-            self._update_arrow_planes(st, t, changed)
+            self._update_arrow_planes(st, tables, changed)
         buf, G = self.buf, self.globals_at
         if self.arrows != arrows:
             self.arrows = arrows[:]
-            buf[G : G + ARROW_GLOBALS] = t.arrow_bytes[tuple(arrows)]
+            buf[G : G + ARROW_GLOBALS] = tables.arrow_bytes[tuple(arrows)]
         my_secret_moved = False
         if self.seats_read != len(self.seat_log):
             seats = self.seat_log[self.seats_read :]
             self.seats_read += len(seats)
-            self._update_seats(st, me, t, seats)
+            self._update_seats(st, me, tables, seats)
             secret = st.secret_tiles[me]
             if secret != self.secret:
                 self.secret, my_secret_moved = secret, True
-                buf[G + G_SECRET : G + G_PHASE] = t.secret_bytes[secret]
+                buf[G + G_SECRET : G + G_PHASE] = tables.secret_bytes[secret]
         # my peeks, a flip or a reveal change what I have not seen
         if my_peeks_moved or my_secret_moved or self.seen != st.seen:
             self.seen = st.seen[:]
-            buf[G + G_UNSEEN : G + G_TAIL] = bytes(_unseen(st, me, t, self.my_peeks))
+            buf[G + G_UNSEEN : G + G_TAIL] = bytes(_unseen(st, me, tables, self.my_peeks))
         key = _dyn_key(st)
         if key != self.dyn:
             self.dyn = key
-            row = t.dyn_bytes.get(key)
+            row = tables.dyn_bytes.get(key)
             if row is None:
-                t.dyn_row(key)
-                row = t.dyn_bytes[key]
+                tables.dyn_row(key)
+                row = tables.dyn_bytes[key]
             buf[G + G_PHASE : G + G_UNSEEN] = row
         if self.turn != st.turn:
             self.turn = st.turn
@@ -480,20 +480,20 @@ class _View:
                 moved = True
         return moved
 
-    def _write_cells(self, st, me: int, t, changed: list[int]) -> bool:
+    def _write_cells(self, st, me: int, tables, changed: list[int]) -> bool:
         """The cell planes of ``changed``; whether the tiles ``me`` has peeked at moved."""
-        buf, M = self.buf, t.m
-        cell_bytes = t.cell_bytes
-        for i, code in zip(changed, _codes_at(st, me, changed, t)):
+        buf, M = self.buf, tables.m
+        cell_bytes = tables.cell_bytes
+        for i, code in zip(changed, _codes_at(st, me, changed, tables)):
             buf[i : i + P_PEEK * M : M] = cell_bytes[code]
-        if not t.dark_tunnels:
+        if not tables.dark_tunnels:
             return False
-        peeks, relative = st.peeks, t.peek_bytes[me]
+        peeks, relative = st.peeks, tables.peek_bytes[me]
         for i in changed:
             buf[i + P_PEEK * M : i + P_ARROWS * M : M] = relative[peeks[i]]
         return self._note_my_peeks(st, me, changed)
 
-    def _update_arrow_planes(self, st, t, changed: list[int]) -> None:
+    def _update_arrow_planes(self, st, tables, changed: list[int]) -> None:
         key = _arrow_key(st)
         cells = st.cells
         only_removed = True
@@ -501,25 +501,25 @@ class _View:
             if cells[i] >= 0:
                 only_removed = False
                 break
-        if key != self.key or (t.split and self.prism != st.prism_active) or not only_removed:
-            _write_arrow_planes(st, t, self.planes, key)
+        if key != self.key or (tables.split and self.prism != st.prism_active) or not only_removed:
+            _write_arrow_planes(st, tables, self.planes, key)
             self.key = key
         elif changed:  # tiles left the map, the layers did not move: clear their columns
-            buf, M, zero = self.buf, t.m, t.zero_tail
+            buf, M, zero = self.buf, tables.m, tables.zero_tail
             for i in changed:
                 buf[i + P_ARROWS * M : PLANES * M : M] = zero
         self.prism = st.prism_active
 
-    def _update_seats(self, st, me: int, t, seats: list[int]) -> None:
+    def _update_seats(self, st, me: int, tables, seats: list[int]) -> None:
         """The rows of the seats whose holdings changed, and the scores."""
         buf, G = self.buf, self.globals_at
         n = st.game.num_players
         for q in set(seats):
             o = G + G_SEATS + SEAT * ((q - me) % n) + 1
             buf[o : o + 24] = bytes(_seat_row(st, me, q))
-        scores = _scores(st, me, t)
+        scores = _scores(st, me, tables)
         o = G + G_SEATS + 25
-        for q in t.orders[me]:
+        for q in tables.orders[me]:
             x = scores[q]
             buf[o] = (x if x <= CAP else CAP) & 255 if x >= -CAP else 129
             o += SEAT

@@ -95,24 +95,24 @@ POSITION_PLACES = (
 )
 
 
-def _visible(st, i: int, viewer) -> bool:
-    return viewer is None or st.face_up[i] or bool(st.peeks[i] >> viewer & 1)
+def _visible(st, cell: int, viewer) -> bool:
+    return viewer is None or st.face_up[cell] or bool(st.peeks[cell] >> viewer & 1)
 
 
-def _sections(st, i: int) -> tuple[int, ...]:
-    return tiles.SECTION_CONTENT[st.cells[i]][st.rotations[i]]
+def _sections(st, cell: int) -> tuple[int, ...]:
+    return tiles.SECTION_CONTENT[st.cells[cell]][st.rotations[cell]]
 
 
-def _label(st, i: int, viewer) -> str:
+def _label(st, cell: int, viewer) -> str:
     """Five characters: '*' if face down but known to the viewer, then the
     tile's code (one letter per section NE SE SW NW for a split tile)."""
-    d = st.cells[i]
+    d = st.cells[cell]
     if d < 0:
         return "  .. "
-    if not _visible(st, i, viewer):
+    if not _visible(st, cell, viewer):
         return "  ?? "
-    sc = _sections(st, i)
-    mark = " " if st.face_up[i] else "*"
+    sc = _sections(st, cell)
+    mark = " " if st.face_up[cell] else "*"
     if tiles.PLAIN[d]:
         return f" {mark}{CODES[sc[0]]} "
     return mark + "".join(SPLIT_LETTERS.get(c, "?") for c in sc)
@@ -218,8 +218,8 @@ HALF = 24  # half diagonal of a cell in pixels
 PANEL_ROW = 26
 
 
-def _content_color(c: int):
-    return GEM_COLORS[c] if c < 7 else ACTION_COLOR
+def _content_color(content: int):
+    return GEM_COLORS[content] if content < 7 else ACTION_COLOR
 
 
 def _legend_keys(st, viewer) -> list[Key]:
@@ -241,30 +241,30 @@ def _legend_keys(st, viewer) -> list[Key]:
     return keys
 
 
-def _label_spots(R: int, C: int) -> list[tuple[float, float, str]]:
+def _label_spots(rows: int, cols: int) -> list[tuple[float, float, str]]:
     """(r, c, text) of every coordinate label: each label sits on the
     off-map cell just beyond the end of its row or column."""
     spots = []
-    for r in range(R):
+    for r in range(rows):
         spots.append((r, -1, f"r={r}"))
-        spots.append((r, C, f"r={r}"))
-    for c in range(C):
+        spots.append((r, cols, f"r={r}"))
+    for c in range(cols):
         spots.append((-1, c, f"c={c}"))
-        spots.append((R, c, f"c={c}"))
+        spots.append((rows, c, f"c={c}"))
     return spots
 
 
-def _arrow_spots(R: int, C: int) -> list[tuple[float, float]]:
+def _arrow_spots(rows: int, cols: int) -> list[tuple[float, float]]:
     """(r, c) of each arrow position, outside the labels."""
-    mid_r, mid_c = (R - 1) / 2, (C - 1) / 2
+    mid_r, mid_c = (rows - 1) / 2, (cols - 1) / 2
     return [
         (-1.3, -1.3),
         (-2.1, mid_c),
-        (-1.3, C + 0.3),
-        (mid_r, C + 1.1),
-        (R + 0.3, C + 0.3),
-        (R + 1.1, mid_c),
-        (R + 0.3, -1.3),
+        (-1.3, cols + 0.3),
+        (mid_r, cols + 1.1),
+        (rows + 0.3, cols + 0.3),
+        (rows + 1.1, mid_c),
+        (rows + 0.3, -1.3),
         (mid_r, -2.1),
     ]
 
@@ -312,12 +312,17 @@ def rgb(st, viewer=None) -> np.ndarray:
     return cv.to_array()
 
 
-def _draw_map(cv: Canvas, st, viewer, center, h: float) -> None:
+def _draw_map(cv: Canvas, st, viewer, center, half_diagonal: float) -> None:
     C = st.game.cols
     for i, d in enumerate(st.cells):
         r, c = divmod(i, C)
         x, y = center(r, c)
-        pts = [(x, y - h), (x + h, y), (x, y + h), (x - h, y)]  # top, right, bottom, left
+        pts = [
+            (x, y - half_diagonal),
+            (x + half_diagonal, y),
+            (x, y + half_diagonal),
+            (x - half_diagonal, y),
+        ]  # top, right, bottom, left
         if d < 0:
             cv.polygon(pts, fill=None, outline=GREY)
             continue
@@ -335,17 +340,24 @@ def _draw_map(cv: Canvas, st, viewer, center, h: float) -> None:
                 x, y, CODES[sc[0]], fill=readable_ink(_content_color(sc[0])), anchor="mm", size=LABEL_SIZE
             )
         else:
-            _split_marks(cv, sc, x, y, h)
+            _split_marks(cv, sc, x, y, half_diagonal)
         if not st.face_up[i]:  # face down, but known to this viewer
-            cv.circle(x, y + h * 0.6, 3, fill=DOWN_COLOR, outline=WHITE)
+            cv.circle(x, y + half_diagonal * 0.6, 3, fill=DOWN_COLOR, outline=WHITE)
 
 
-def _split_marks(cv: Canvas, sc, x: float, y: float, h: float) -> None:
+def _split_marks(cv: Canvas, sc, x: float, y: float, half_diagonal: float) -> None:
     """Action sections of a split tile carry their letter (gems show by colour)."""
     offsets = ((0.38, -0.38), (0.38, 0.38), (-0.38, 0.38), (-0.38, -0.38))  # NE, SE, SW, NW centres
     for s, (dx, dy) in enumerate(offsets):
         if sc[s] >= 7:
-            cv.text(x + dx * h, y + dy * h, SPLIT_LETTERS.get(sc[s], "?"), fill=INK, anchor="mm", size=10)
+            cv.text(
+                x + dx * half_diagonal,
+                y + dy * half_diagonal,
+                SPLIT_LETTERS.get(sc[s], "?"),
+                fill=INK,
+                anchor="mm",
+                size=10,
+            )
 
 
 def _draw_holdings(cv: Canvas, st, viewer, x0: float, y: float) -> float:

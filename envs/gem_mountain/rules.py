@@ -312,8 +312,8 @@ class GemMountainState(Moves, State):
         game = self.game
         want_action = kind.startswith("action")
 
-        def fits(d: int) -> bool:
-            return PLAIN[d] and (not want_action or not tiles.is_gem(SHARDS[d][0]))
+        def fits(design: int) -> bool:
+            return PLAIN[design] and (not want_action or not tiles.is_gem(SHARDS[design][0]))
 
         spare: list[int] | None = None
         for p in range(game.num_players):
@@ -374,31 +374,31 @@ class GemMountainState(Moves, State):
         return "OVER" if (self.over or self.cut_short) else PHASE_NAMES[self.phase]
 
     # --------------------------------------------------------------- layers
-    def top_layer(self, p: int) -> int:
-        """Index of the top layer of arrow position p (-1 on an empty map)."""
-        for k, v in enumerate(self.layer_counts[p]):
+    def top_layer(self, position: int) -> int:
+        """Index of the top layer of arrow ``position`` (-1 on an empty map)."""
+        for k, v in enumerate(self.layer_counts[position]):
             if v:
                 return k
         return -1
 
-    def second_layer(self, p: int) -> int:
-        """Index of the layer under the top one from arrow position p, or -1."""
+    def second_layer(self, position: int) -> int:
+        """Index of the layer under the top one from arrow ``position``, or -1."""
         found = False
-        for k, v in enumerate(self.layer_counts[p]):
+        for k, v in enumerate(self.layer_counts[position]):
             if v:
                 if found:
                     return k
                 found = True
         return -1
 
-    def layer_cells(self, p: int, k: int) -> list[int]:
-        if k < 0:
+    def layer_cells(self, position: int, layer: int) -> list[int]:
+        if layer < 0:
             return []
         cells = self.cells
-        return [i for i in self.game.geometry.layers[p][k] if cells[i] >= 0]
+        return [i for i in self.game.geometry.layers[position][layer] if cells[i] >= 0]
 
-    def top_cells(self, p: int) -> list[int]:
-        return self.layer_cells(p, self.top_layer(p))
+    def top_cells(self, position: int) -> list[int]:
+        return self.layer_cells(position, self.top_layer(position))
 
     def available(self) -> list[int]:
         """Cells a normal grab may take now (union of the arrows' top layers)."""
@@ -413,21 +413,21 @@ class GemMountainState(Moves, State):
             out.update(self.layer_cells(p, self.second_layer(p)))
         return sorted(out)
 
-    def _pointers(self, i: int, tunnel: bool) -> list[int]:
-        """Arrow positions whose top (or second, for Tunnel) layer holds cell i."""
+    def _pointers(self, cell: int, tunnel: bool) -> list[int]:
+        """Arrow positions whose top (or second, for Tunnel) layer holds ``cell``."""
         distances = self.game.geometry.distances
         return [
             p
             for p in self.arrows
-            if distances[p][i] == (self.second_layer(p) if tunnel else self.top_layer(p))
+            if distances[p][cell] == (self.second_layer(p) if tunnel else self.top_layer(p))
         ]
 
-    def grab_options(self, i: int, tunnel: bool = False) -> dict[int, int]:
-        """content -> lowest pointed section, for a grab of cell i now."""
+    def grab_options(self, cell: int, tunnel: bool = False) -> dict[int, int]:
+        """content -> lowest pointed section, for a grab of ``cell`` now."""
         pointed: set[int] = set()
-        for p in self._pointers(i, tunnel):
+        for p in self._pointers(cell, tunnel):
             pointed.update(POINTED[p])
-        contents = SECTION_CONTENT[self.cells[i]][self.rotations[i]]
+        contents = SECTION_CONTENT[self.cells[cell]][self.rotations[cell]]
         options: dict[int, int] = {}
         for s in sorted(pointed):
             options.setdefault(contents[s], s)

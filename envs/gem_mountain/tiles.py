@@ -76,8 +76,8 @@ def action_content(kind: int) -> int:
 
 
 # --- designs -------------------------------------------------------------------
-def _halves(x: str, y: str) -> tuple[int, int, int, int]:
-    a, b = content_of(x), content_of(y)
+def _halves(first: str, second: str) -> tuple[int, int, int, int]:
+    a, b = content_of(first), content_of(second)
     return (a, a, b, b)
 
 

@@ -52,20 +52,20 @@ BANK_OPEN = (190, 190, 190)
 OPEN, TERRITORY, BASE, HOME, RIM_MARK, STORE, BANK_MARK, BANK_BROKEN = ".", ":", "=", "#", "~", "S", "@", "O"
 
 
-def _frame(s, viewer) -> list[int]:
+def _frame(state, viewer) -> list[int]:
     """rel cell -> absolute cell for the viewer (identity for a spectator)."""
-    geo = s.game.geo
+    geo = state.game.geo
     return geo.to_absolute[viewer] if viewer is not None and viewer >= 0 else list(range(geo.num_cells))
 
 
-def _relative_frames(s) -> bool:
-    geo = s.game.geo
+def _relative_frames(state) -> bool:
+    geo = state.game.geo
     return geo.to_absolute[1] != geo.to_absolute[0]
 
 
-def _frame_note(s, viewer) -> str:
+def _frame_note(state, viewer) -> str:
     """Whose coordinates the labels are, so a reader types the right cell."""
-    if not _relative_frames(s):
+    if not _relative_frames(state):
         return "cells are named in one frame for every player"
     if viewer is not None and viewer >= 0:
         turned = " (board turned so that its home is at the bottom left)" if viewer else ""
@@ -76,19 +76,19 @@ def _frame_note(s, viewer) -> str:
     )
 
 
-def _status_lines(s) -> list[str]:
-    g = s.game
+def _status_lines(state) -> list[str]:
+    g = state.game
     lines = []
-    if s.winner >= 0:
-        head = f"game over: player_{s.winner} wins"
-    elif s.is_truncated:
+    if state.winner >= 0:
+        head = f"game over: player_{state.winner} wins"
+    elif state.is_truncated:
         head = "game over: turn limit reached"
     else:
-        head = f"player_{s.acting_seat} to act ({s.phase_name()})"
-        if s.phase == MOVEMENT:
-            head += f", AP {s.action_points}"
-    lines.append(f"turn {s.turns}/{g.max_turns}  first player_{s.first_player}  {head}")
-    dmg = s.bank_damage if g.per_player_bank else [s.bank_damage[0]]
+        head = f"player_{state.acting_seat} to act ({state.phase_name()})"
+        if state.phase == MOVEMENT:
+            head += f", AP {state.action_points}"
+    lines.append(f"turn {state.turns}/{g.max_turns}  first player_{state.first_player}  {head}")
+    dmg = state.bank_damage if g.per_player_bank else [state.bank_damage[0]]
     bank_state = (
         "broken"
         if all(x >= g.bank_threshold for x in dmg)
@@ -96,12 +96,12 @@ def _status_lines(s) -> list[str]:
     )
     lines.append(
         "delivered "
-        + "  ".join(f"player_{p}: {s.delivered[p]}/{g.win_sacks}" for p in range(NUM_SEATS))
+        + "  ".join(f"player_{p}: {state.delivered[p]}/{g.win_sacks}" for p in range(NUM_SEATS))
         + f"   bank {bank_state}"
     )
     if not g.independent_draws:
-        lines.append(f"deck {len(s.deck.draw_pile)} to draw, {len(s.deck.discard)} discarded")
-    for fight in s.last_combat:
+        lines.append(f"deck {len(state.deck.draw_pile)} to draw, {len(state.deck.discard)} discarded")
+    for fight in state.last_combat:
         a, d = fight["attacker"], fight["defender"]
         lines.append(
             f"fight: player_{a[0]} {SLOT_NAMES[a[1]]} [{' '.join(card_name(c) for c in fight['attacker_cards'])}]"
@@ -109,9 +109,9 @@ def _status_lines(s) -> list[str]:
             f" -> {'attacker' if fight['attacker_won'] else 'defender'} wins"
         )
     for u in range(NUM_UNITS):
-        if s.unit_status[u] == INCAPACITATED:
+        if state.unit_status[u] == INCAPACITATED:
             seat, slot = divmod(u, GANG_SIZE)
-            misses = s.unit_turns_to_miss[u]  # turns of its gang it still sits out
+            misses = state.unit_turns_to_miss[u]  # turns of its gang it still sits out
             if misses:
                 lines.append(f"player_{seat} {SLOT_NAMES[slot]} is out (misses {misses} more turn(s))")
             else:
@@ -119,9 +119,9 @@ def _status_lines(s) -> list[str]:
     return lines
 
 
-def _ground_marks(s) -> list[str]:
+def _ground_marks(state) -> list[str]:
     """One text mark per absolute cell for what lies under the thieves."""
-    geo = s.game.geo
+    geo = state.game.geo
     ground = [OPEN] * geo.num_cells
     for p in range(NUM_SEATS):
         for c in geo.territory[p]:
@@ -131,33 +131,33 @@ def _ground_marks(s) -> list[str]:
         ground[geo.homes[p]] = HOME
     for c in geo.neutral_border:
         ground[c] = RIM_MARK
-    for c in s.stores:
+    for c in state.stores:
         ground[c] = STORE
-    ground[geo.bank] = BANK_BROKEN if s.bank_broken(s.acting_seat) else BANK_MARK
+    ground[geo.bank] = BANK_BROKEN if state.bank_broken(state.acting_seat) else BANK_MARK
     return ground
 
 
-def _units_by_cell(s) -> dict[int, list[int]]:
+def _units_by_cell(state) -> dict[int, list[int]]:
     """Active units standing on each absolute cell, in unit order."""
     out: dict[int, list[int]] = {}
     for u in range(NUM_UNITS):
-        if s.unit_status[u] == ACTIVE:
-            out.setdefault(s.unit_cell[u], []).append(u)
+        if state.unit_status[u] == ACTIVE:
+            out.setdefault(state.unit_cell[u], []).append(u)
     return out
 
 
-def _cell_text(s, c: int, ground: list[str], units: dict[int, list[int]]) -> str:
+def _cell_text(state, cell: int, ground: list[str], units: dict[int, list[int]]) -> str:
     """Three characters: seat digit, unit letter, '*' carrying or the number
     of sacks lying there; or ' ', the ground mark, the sacks lying there."""
-    lying = sum(s.sacks.get(c, ()))
+    lying = sum(state.sacks.get(cell, ()))
     sacks = str(min(lying, 9)) if lying else " "
-    here = units.get(c)
+    here = units.get(cell)
     if not here:
-        return f" {ground[c]}{sacks}"
+        return f" {ground[cell]}{sacks}"
     u = here[0]
     if len(here) > 1:
         return f"{u // GANG_SIZE}" + "".join(UNIT_LETTERS[v % GANG_SIZE] for v in here)[:2]
-    extra = "*" if s.unit_carrying[u] >= 0 else sacks
+    extra = "*" if state.unit_carrying[u] >= 0 else sacks
     return f"{u // GANG_SIZE}{UNIT_LETTERS[u % GANG_SIZE]}{extra}"
 
 
@@ -178,14 +178,14 @@ GROUND_LEGEND = (
 )
 
 
-def render_ansi(s, viewer: int | None = None) -> str:
+def render_ansi(state, viewer: int | None = None) -> str:
     """Offset rows, 4 characters a cell, drawn in the viewer's frame (its
     home bottom-left, matching its action names; absolute for a spectator),
     with r= row labels and q= labels at both ends of every diagonal."""
-    geo = s.game.geo
-    frame = _frame(s, viewer)
-    ground = _ground_marks(s)
-    units = _units_by_cell(s)
+    geo = state.game.geo
+    frame = _frame(state, viewer)
+    ground = _ground_marks(state)
+    units = _units_by_cell(state)
     grid = TextGrid()
     cells = [geo.coords[rel] for rel in range(geo.num_cells)]
 
@@ -193,10 +193,10 @@ def render_ansi(s, viewer: int | None = None) -> str:
         return 4 * q + 2 * r
 
     for rel, (q, r) in enumerate(cells):
-        grid.put(col(q, r), r, _cell_text(s, frame[rel], ground, units))
+        grid.put(col(q, r), r, _cell_text(state, frame[rel], ground, units))
     left_edge = min(col(q, r) for q, r in cells)
     _text_axes(grid, cells, col, left_edge)
-    lines = _status_lines(s)
+    lines = _status_lines(state)
     lines += legend_lines("pieces", TEXT_LEGEND)
     lines += legend_lines("ground", GROUND_LEGEND)
     lines += legend_lines(
@@ -208,7 +208,7 @@ def render_ansi(s, viewer: int | None = None) -> str:
             )
         ],
     )
-    lines += textwrap.wrap(_frame_note(s, viewer), 100)
+    lines += textwrap.wrap(_frame_note(state, viewer), 100)
     lines.append("")
     lines += grid.lines()
     return "\n".join(lines) + "\n"
@@ -243,7 +243,7 @@ HEX_SIZE = 15.0
 PANEL_W = 300
 
 
-def _legend_keys(s) -> list[Key]:
+def _legend_keys(state) -> list[Key]:
     keys = []
     for p in range(NUM_SEATS):
         col = seat_color(p)
@@ -263,11 +263,11 @@ def _legend_keys(s) -> list[Key]:
     return keys
 
 
-def render_rgb(s, viewer: int | None = None) -> np.ndarray:
+def render_rgb(state, viewer: int | None = None) -> np.ndarray:
     """The board in the viewer's frame with r= / q= labels, and a side panel
     with the gangs, the turn and a legend for every colour and mark."""
-    geo = s.game.geo
-    frame = _frame(s, viewer)
+    geo = state.game.geo
+    frame = _frame(state, viewer)
     cells = [geo.coords[rel] for rel in range(geo.num_cells)]
     size = HEX_SIZE
     w3 = math.sqrt(3) * size
@@ -283,9 +283,9 @@ def render_rgb(s, viewer: int | None = None) -> np.ndarray:
     board_w = max(xs) - min(xs) + w3 + 2 * pad
     board_h = max(ys) - min(ys) + 2 * size + 2 * pad
     text_w = PANEL_W - 16
-    status = _panel_status(s)
-    note = _frame_note(s, viewer)
-    keys = _legend_keys(s)
+    status = _panel_status(state)
+    note = _frame_note(state, viewer)
+    keys = _legend_keys(state)
     panel_h = (
         12
         + 3 * (2 * line_height() + 14)
@@ -301,12 +301,12 @@ def render_rgb(s, viewer: int | None = None) -> np.ndarray:
         x, y = centre0(*geo.coords[rel])
         return x + ox, y + oy
 
-    _draw_board(cv, s, frame, centre, size)
+    _draw_board(cv, state, frame, centre, size)
     for text, x, y, _, anchor in labels:
         cv.text(x + ox, y + oy, text, fill=INK, anchor=anchor, size=LABEL_SIZE)
     for x0, x1, y in _row_leaders(cells, labels, centre0, size):
         cv.dotted(x0 + ox, y + oy, x1 + ox, y + oy)
-    _draw_panel(cv, s, board_w + 8, text_w, status, note, keys)
+    _draw_panel(cv, state, board_w + 8, text_w, status, note, keys)
     return cv.to_array()
 
 
@@ -361,7 +361,7 @@ def _row_leaders(cells, labels, centre0, size) -> list[tuple[float, float, float
     return out
 
 
-def _draw_board(cv: Canvas, s, frame: list[int], centre, size: float) -> None:
+def _draw_board(cv: Canvas, state, frame: list[int], centre, size: float) -> None:
     """The cells, stores, bank, sacks and units; ``centre(rel)`` places a cell
     by its index in the viewer's ``frame``."""
     where = {abs_c: rel for rel, abs_c in enumerate(frame)}
@@ -369,21 +369,21 @@ def _draw_board(cv: Canvas, s, frame: list[int], centre, size: float) -> None:
     def at(cell: int) -> tuple[float, float]:
         return centre(where[cell])
 
-    _draw_cells(cv, s, at, size)
-    _draw_bank(cv, s, at, size)
-    for c, sk in s.sacks.items():
+    _draw_cells(cv, state, at, size)
+    _draw_bank(cv, state, at, size)
+    for c, sk in state.sacks.items():
         total = sum(sk)
         if total:
             x, y = at(c)
             cv.circle(x + size * 0.45, y + size * 0.4, size * 0.42, fill=GOLD, outline=INK)
             cv.text(x + size * 0.45, y + size * 0.4, str(total), fill=INK, anchor="mm", size=10)
-    _draw_units(cv, s, at, size)
+    _draw_units(cv, state, at, size)
 
 
-def _cell_fills(s) -> list:
+def _cell_fills(state) -> list:
     """Each cell's colour: territories, bases and homes in their seat's
     colour, the neutral border, the bank open or closed."""
-    geo = s.game.geo
+    geo = state.game.geo
     fill = [WHITE] * geo.num_cells
     for p in range(NUM_SEATS):
         col = seat_color(p)
@@ -394,26 +394,26 @@ def _cell_fills(s) -> list:
         fill[geo.homes[p]] = col
     for c in geo.neutral_border:
         fill[c] = RIM
-    fill[geo.bank] = BANK_OPEN if s.bank_broken(s.acting_seat) else BANK_CLOSED
+    fill[geo.bank] = BANK_OPEN if state.bank_broken(state.acting_seat) else BANK_CLOSED
     return fill
 
 
-def _draw_cells(cv: Canvas, s, at, size: float) -> None:
-    fill = _cell_fills(s)
-    for c in range(s.game.geo.num_cells):
+def _draw_cells(cv: Canvas, state, at, size: float) -> None:
+    fill = _cell_fills(state)
+    for c in range(state.game.geo.num_cells):
         x, y = at(c)
         cv.hexagon(x, y, size, fill=fill[c], outline=GREY)
-    for c in s.stores:
+    for c in state.stores:
         x, y = at(c)
         cv.hexagon(x, y, size * 0.8, fill=None, outline=STORE_EDGE, width=2)
 
 
-def _draw_bank(cv: Canvas, s, at, size: float) -> None:
+def _draw_bank(cv: Canvas, state, at, size: float) -> None:
     """The bank's damage so far, or a $ once it is broken."""
-    g = s.game
-    broken = s.bank_broken(s.acting_seat)
+    g = state.game
+    broken = state.bank_broken(state.acting_seat)
     x, y = at(g.geo.bank)
-    dmg = s.bank_damage[s.acting_seat if g.per_player_bank else 0]
+    dmg = state.bank_damage[state.acting_seat if g.per_player_bank else 0]
     cv.text(
         x,
         y - size * 0.25,
@@ -424,17 +424,17 @@ def _draw_bank(cv: Canvas, s, at, size: float) -> None:
     )
 
 
-def _draw_units(cv: Canvas, s, at, size: float) -> None:
+def _draw_units(cv: Canvas, state, at, size: float) -> None:
     """Each unit on the board, side by side at home, struck through when
     incapacitated, with the sack it carries."""
     at_home = [0] * NUM_SEATS
     for u in range(NUM_UNITS):
-        st = s.unit_status[u]
+        st = state.unit_status[u]
         if st not in (ACTIVE, INCAPACITATED):
             continue
         p = u // GANG_SIZE
-        x, y = at(s.unit_cell[u])
-        if st == INCAPACITATED or s.unit_cell[u] == s.game.geo.homes[p]:
+        x, y = at(state.unit_cell[u])
+        if st == INCAPACITATED or state.unit_cell[u] == state.game.geo.homes[p]:
             k = at_home[p]
             at_home[p] += 1
             x += (k - 1) * size * 0.55
@@ -442,46 +442,48 @@ def _draw_units(cv: Canvas, s, at, size: float) -> None:
         cv.token(x - size * 0.1, y, rad, p, UNIT_LETTERS[u % GANG_SIZE])
         if st == INCAPACITATED:
             cv.line([(x - rad, y - rad), (x + rad, y + rad)], fill=INK, width=2)
-        if s.unit_carrying[u] >= 0:
+        if state.unit_carrying[u] >= 0:
             cv.circle(x + rad * 0.6, y - rad * 0.7, size * 0.3, fill=GOLD, outline=INK)
-            if s.unit_carrying[u] == BANK:
+            if state.unit_carrying[u] == BANK:
                 cv.text(x + rad * 0.6, y - rad * 0.7, "b", fill=INK, anchor="mm", size=9)
 
 
-def _panel_status(s) -> list[str]:
-    g = s.game
-    if s.winner >= 0:
-        status = [f"player_{s.winner} wins"]
-    elif s.is_truncated:
+def _panel_status(state) -> list[str]:
+    g = state.game
+    if state.winner >= 0:
+        status = [f"player_{state.winner} wins"]
+    elif state.is_truncated:
         status = ["turn limit reached"]
     else:
-        status = [f"player_{s.acting_seat} to act, phase: {s.phase_name()}"]
-    status.append(f"turn {s.turns}/{g.max_turns}")
-    dmg = s.bank_damage[s.acting_seat if g.per_player_bank else 0]
-    broken = s.bank_broken(s.acting_seat)
+        status = [f"player_{state.acting_seat} to act, phase: {state.phase_name()}"]
+    status.append(f"turn {state.turns}/{g.max_turns}")
+    dmg = state.bank_damage[state.acting_seat if g.per_player_bank else 0]
+    broken = state.bank_broken(state.acting_seat)
     status.append(
         "bank: broken" if broken else f"bank damage {min(dmg, g.bank_threshold)} of {g.bank_threshold}"
     )
     if not g.independent_draws:
-        status.append(f"deck {len(s.deck.draw_pile)}, discard {len(s.deck.discard)}")
+        status.append(f"deck {len(state.deck.draw_pile)}, discard {len(state.deck.discard)}")
     return status
 
 
-def _draw_panel(cv: Canvas, s, px: float, text_w: float, status, note: str, keys) -> None:
+def _draw_panel(cv: Canvas, state, px: float, text_w: float, status, note: str, keys) -> None:
     """Per gang: delivered sacks and AP; then the turn, the frame and the legend."""
-    g = s.game
+    g = state.game
     py = 12
     h = line_height()
     for p in range(NUM_SEATS):
         col = seat_color(p)
         cv.token(px + 8, py + h / 2, 7, p)
-        mark = "  (to act)" if p == s.acting_seat and not s.done else ""
+        mark = "  (to act)" if p == state.acting_seat and not state.done else ""
         cv.text(px + 22, py, f"player_{p}{mark}", fill=INK)
-        ap = s.action_points if (p == s.acting_seat and s.phase == MOVEMENT) else 0
+        ap = state.action_points if (p == state.acting_seat and state.phase == MOVEMENT) else 0
         cv.text(
-            px + 22, py + h, f"sacks {s.delivered[p]}/{g.win_sacks}   AP {ap}/{g.base_ap + s.delivered[p]}"
+            px + 22,
+            py + h,
+            f"sacks {state.delivered[p]}/{g.win_sacks}   AP {ap}/{g.base_ap + state.delivered[p]}",
         )
-        bar = (text_w - 30) * min(s.delivered[p] / g.win_sacks, 1.0)
+        bar = (text_w - 30) * min(state.delivered[p] / g.win_sacks, 1.0)
         top = py + 2 * h + 2
         cv.rect(px + 22, top, px + text_w - 8, top + 6, fill=WHITE, outline=GREY)
         cv.rect(px + 22, top, px + 22 + bar, top + 6, fill=col, outline=None)

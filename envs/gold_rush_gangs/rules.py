@@ -251,7 +251,7 @@ def _setup_pos_from_json(value, game) -> int | None:
     """None (left out): derived from the phase once it is read."""
     if value is None:
         return None
-    return integer_entry(0, lambda g: NUM_SEATS * g.setup_steps_per_seat)(value, game)
+    return integer_entry(0, lambda game: NUM_SEATS * game.setup_steps_per_seat)(value, game)
 
 
 def _win_bound(game) -> int:

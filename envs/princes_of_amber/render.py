@@ -122,7 +122,9 @@ def _footline(state) -> str:
 
 
 def _lords_and_exiles(state) -> tuple[list[int], list[int]]:
-    lords = sorted((i for i in range(NUM_PRINCES) if state.role[i] != EXILE), key=lambda i: state.role[i])
+    lords = sorted(
+        (i for i in range(NUM_PRINCES) if state.role[i] != EXILE), key=lambda prince: state.role[prince]
+    )
     exiles = [i for i in range(NUM_PRINCES) if state.role[i] == EXILE]
     return lords, exiles
 

@@ -70,7 +70,7 @@ class PrincesAndThrone:
         self.armies[king] = 0
         others = sorted(
             (i for i in range(NUM_PRINCES) if controller[i] == player and i != king and self.free(i)),
-            key=lambda i: (-self.leadership(i), i),
+            key=lambda prince: (-self.leadership(prince), prince),
         )
         for post, i in zip(REGENT_POSTS, others):
             role[i] = post

@@ -60,16 +60,16 @@ def read_owners(state, owners):
 
 
 @njit
-def counts(owners, t, seat, both):
-    """Whether the defender on t (if any) counts towards seat's groups."""
-    return owners[t] >= 0 if both else owners[t] == seat
+def counts(owners, tri_index, seat, both):
+    """Whether the defender on ``tri_index`` (if any) counts towards seat's groups."""
+    return owners[tri_index] >= 0 if both else owners[tri_index] == seat
 
 
 @njit
-def group_ok(owners, x, start, seat, both, limit, group):
-    """``group_ok``: would a defender on x (with the one on ``start``
+def group_ok(owners, tri_index, start, seat, both, limit, group):
+    """``group_ok``: would a defender on ``tri_index`` (with the one on ``start``
     lifted) form a group within the limit? ``group``: scratch of MOST_IN_GROUP."""
-    group[0] = x
+    group[0] = tri_index
     size = 1
     k = 0
     while k < size:
@@ -77,7 +77,7 @@ def group_ok(owners, x, start, seat, both, limit, group):
         k += 1
         for j in range(3):
             u = S.TRI_NEIGHBOURS[here, j]
-            if u < 0 or u == start or u == x or not counts(owners, u, seat, both):
+            if u < 0 or u == start or u == tri_index or not counts(owners, u, seat, both):
                 continue
             known = False
             for i in range(size):
@@ -94,12 +94,12 @@ def group_ok(owners, x, start, seat, both, limit, group):
 
 
 @njit
-def may_stop(owners, x, start, seat, both, limit, group):
-    """A legal stop (or placement) on the free triangle x: alone, or in a small enough group."""
+def may_stop(owners, tri_index, start, seat, both, limit, group):
+    """A legal stop (or placement) on the free triangle ``tri_index``: alone, or in a small enough group."""
     for j in range(3):
-        u = S.TRI_NEIGHBOURS[x, j]
+        u = S.TRI_NEIGHBOURS[tri_index, j]
         if u >= 0 and u != start and counts(owners, u, seat, both):
-            return group_ok(owners, x, start, seat, both, limit, group)
+            return group_ok(owners, tri_index, start, seat, both, limit, group)
     return True
 
 
@@ -172,32 +172,32 @@ def has_destination(owners, game, seat, start, reached, seen, group):
 
 
 @njit
-def can_move(owners, game, seat, t, scratch, seen, group):
-    """Whether seat's defender on t has a legal destination (quick answers first:
+def can_move(owners, game, seat, tri_index, scratch, seen, group):
+    """Whether seat's defender on ``tri_index`` has a legal destination (quick answers first:
     no empty black neighbour, or one with no other counting defender beside it)."""
     both = game[S.G_GROUP_BOTH] != 0
     beside_free = False
     for j in range(3):
-        u = S.TRI_NEIGHBOURS[t, j]
+        u = S.TRI_NEIGHBOURS[tri_index, j]
         if u < 0 or not S.IS_BLACK[u] or owners[u] >= 0:
             continue
         beside_free = True
         alone = True
         for k in range(3):
             v = S.TRI_NEIGHBOURS[u, k]
-            if v >= 0 and v != t and counts(owners, v, seat, both):
+            if v >= 0 and v != tri_index and counts(owners, v, seat, both):
                 alone = False
                 break
         if alone:
             return True
     if not beside_free:
         return False
-    return has_destination(owners, game, seat, t, scratch, seen, group)
+    return has_destination(owners, game, seat, tri_index, scratch, seen, group)
 
 
 @njit
-def placeable(owners, game, seat, x, group):
-    """``placeable``: a new defender of seat may go on triangle x."""
-    if not S.IS_BLACK[x] or owners[x] >= 0:
+def placeable(owners, game, seat, tri_index, group):
+    """``placeable``: a new defender of seat may go on triangle ``tri_index``."""
+    if not S.IS_BLACK[tri_index] or owners[tri_index] >= 0:
         return False
-    return may_stop(owners, x, -1, seat, game[S.G_GROUP_BOTH] != 0, game[S.G_GROUP_LIMIT], group)
+    return may_stop(owners, tri_index, -1, seat, game[S.G_GROUP_BOTH] != 0, game[S.G_GROUP_LIMIT], group)

@@ -355,20 +355,20 @@ def move_selected(state, game, seat, target):
 
 
 @njit
-def place_attacker(state, seat, h):
-    state[S.ATTACKER_AT + h] = seat
+def place_attacker(state, seat, hex_index):
+    state[S.ATTACKER_AT + hex_index] = seat
     base = S.ATTACKER_HEXES + seat * S.MOST_ATTACKERS
-    state[base + list_length(state, base, S.MOST_ATTACKERS)] = h
-    set_bit(state, S.ATTACKER_BITS + seat * S.WORDS, S.HEX_BRICK[h])
+    state[base + list_length(state, base, S.MOST_ATTACKERS)] = hex_index
+    set_bit(state, S.ATTACKER_BITS + seat * S.WORDS, S.HEX_BRICK[hex_index])
     state[S.RESERVE + seat] -= 1
 
 
 @njit
-def place_resource(state, seat, h):
-    state[S.RESOURCE_AT + h] = seat
-    state[S.PRISONERS_UNDER + h] = 0
-    state[S.RESOURCE_HEXES + list_length(state, S.RESOURCE_HEXES, S.MOST_RESOURCES)] = h
-    set_bit(state, S.RESOURCE_BITS + seat * S.WORDS, S.HEX_BRICK[h])
+def place_resource(state, seat, hex_index):
+    state[S.RESOURCE_AT + hex_index] = seat
+    state[S.PRISONERS_UNDER + hex_index] = 0
+    state[S.RESOURCE_HEXES + list_length(state, S.RESOURCE_HEXES, S.MOST_RESOURCES)] = hex_index
+    set_bit(state, S.RESOURCE_BITS + seat * S.WORDS, S.HEX_BRICK[hex_index])
     state[S.HAND + seat] -= 1
     state[S.PLACED + seat] += 1
 
@@ -379,9 +379,9 @@ def toggle_bit(state, at, brick):
 
 
 @njit
-def step(state, game, seat, h, direction):
-    """``_step``: the attacker on h steps in ``direction``, taking what stands there."""
-    n = S.STEP_TO[h, direction]
+def step(state, game, seat, hex_index, direction):
+    """``_step``: the attacker on ``hex_index`` steps in ``direction``, taking what stands there."""
+    n = S.STEP_TO[hex_index, direction]
     opponent = 1 - seat
     if state[S.ATTACKER_AT + n] == opponent:
         for k in range(S.NEAREST.shape[2]):  # the prisoner goes under seat's nearest resource with room
@@ -393,29 +393,29 @@ def step(state, game, seat, h, direction):
         toggle_bit(state, S.ATTACKER_BITS + opponent * S.WORDS, S.HEX_BRICK[n])
     elif state[S.RESOURCE_AT + n] >= 0:
         take_resource(state, seat, n)
-    state[S.ATTACKER_AT + h] = -1
+    state[S.ATTACKER_AT + hex_index] = -1
     state[S.ATTACKER_AT + n] = seat
     at = S.ATTACKER_BITS + seat * S.WORDS
-    toggle_bit(state, at, S.HEX_BRICK[h])
+    toggle_bit(state, at, S.HEX_BRICK[hex_index])
     toggle_bit(state, at, S.HEX_BRICK[n])
     base = S.ATTACKER_HEXES + seat * S.MOST_ATTACKERS
     for k in range(S.MOST_ATTACKERS):
-        if state[base + k] == h:
+        if state[base + k] == hex_index:
             state[base + k] = n
             break
 
 
 @njit
-def take_resource(state, seat, n):
+def take_resource(state, seat, hex_index):
     """``_take_resource``: to seat's hand; an enemy one frees seat's prisoners under it."""
-    owner = state[S.RESOURCE_AT + n]
+    owner = state[S.RESOURCE_AT + hex_index]
     if owner == 1 - seat:
-        state[S.RESERVE + seat] += state[S.PRISONERS_UNDER + n]
+        state[S.RESERVE + seat] += state[S.PRISONERS_UNDER + hex_index]
         state[S.PLACED + owner] -= 1
-    state[S.PRISONERS_UNDER + n] = 0
-    toggle_bit(state, S.RESOURCE_BITS + owner * S.WORDS, S.HEX_BRICK[n])
-    state[S.RESOURCE_AT + n] = -1
-    list_remove(state, S.RESOURCE_HEXES, S.MOST_RESOURCES, n)
+    state[S.PRISONERS_UNDER + hex_index] = 0
+    toggle_bit(state, S.RESOURCE_BITS + owner * S.WORDS, S.HEX_BRICK[hex_index])
+    state[S.RESOURCE_AT + hex_index] = -1
+    list_remove(state, S.RESOURCE_HEXES, S.MOST_RESOURCES, hex_index)
     state[S.HAND + seat] += 1
 
 

@@ -17,14 +17,14 @@ CAP = 127  # int8 ceiling for sizes and scores
 
 
 @njit
-def paint_port(state, out, units, player, players, k, row, column, port, offer):
+def paint_port(state, out, units, player, players, placement_index, row, column, port, offer):
     """The port planes of one outer port of a visible tile: piece number,
     open, and its amoeba's size, completeness, owner (relative seat) and
     offer. (``row, column``: the tile's anchor, worked out once per tile.)"""
-    number = S.PORT_PIECE[oriented(state, k), port]
+    number = S.PORT_PIECE[oriented(state, placement_index), port]
     if number == 0:
         return
-    piece = state[S.PLACEMENT_PIECES + 3 * k + number - 1]
+    piece = state[S.PLACEMENT_PIECES + 3 * placement_index + number - 1]
     area = units * units
     unit = (row + S.PORT_ROW[port]) * units + column + S.PORT_COLUMN[port]
     cell = (S.PORT_SIDE[port] & 1) * area + unit

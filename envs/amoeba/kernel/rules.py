@@ -71,9 +71,9 @@ def pile_length(state):
 
 
 @njit
-def may_choose(game, o):
+def may_choose(game, oriented_tile):
     """A rotation a player may choose: a distinct one, or rotation 0 only."""
-    return S.DISTINCT[o] if game[S.G_ALLOW_ROTATION] else o % 4 == 0
+    return S.DISTINCT[oriented_tile] if game[S.G_ALLOW_ROTATION] else oriented_tile % 4 == 0
 
 
 @njit
@@ -100,8 +100,8 @@ def top_candidates(state, game, placements, candidates):
 
 
 @njit
-def mark_top_plans(state, game, o, candidates, mask, first):
-    """``_top_plans(o)``: mark the anchors of its legal splits (from ``first``;
+def mark_top_plans(state, game, oriented_tile, candidates, mask, first):
+    """``_top_plans(oriented_tile)``: mark the anchors of its legal splits (from ``first``;
     -1: only tell whether there is one). Returns whether any."""
     found = False
     plan = new_plan()
@@ -109,9 +109,9 @@ def mark_top_plans(state, game, o, candidates, mask, first):
         if not candidates[k]:
             continue
         below = oriented(state, k)
-        if S.PINK8[below] != S.PINK8[o] or S.PATTERN[below] == S.PATTERN[o]:
+        if S.PINK8[below] != S.PINK8[oriented_tile] or S.PATTERN[below] == S.PATTERN[oriented_tile]:
             continue
-        if plan_top(state, game, o, k, state[S.MOVER], plan):
+        if plan_top(state, game, oriented_tile, k, state[S.MOVER], plan):
             found = True
             if first < 0:
                 return True

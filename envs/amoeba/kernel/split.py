@@ -52,26 +52,26 @@ def new_piece_of(plan, units, facing, base):
 
 
 @njit
-def components(state, units, o, k, plan):
+def components(state, units, oriented_tile, placement_index, plan):
     """``_top_components``: the old amoebas of the covered pieces and the
     groups of pieces (with open ports) once the new pieces replace them."""
-    anchor = state[S.PLACEMENTS + 4 * k]
+    anchor = state[S.PLACEMENTS + 4 * placement_index]
     base = count_pieces(state, count_placements(state))
     for i in range(3):
         for j in range(3):
-            port = S.PIECE_PORTS[o, i, j] if i < S.PIECE_COUNT[o] else -1
+            port = S.PIECE_PORTS[oriented_tile, i, j] if i < S.PIECE_COUNT[oriented_tile] else -1
             plan[NEW_SLOTS + 3 * i + j] = -1 if port < 0 else port_slot(units, anchor, port)
     olds = 0
     plan[OLD], plan[OLD + 1], plan[OLD + 2] = -1, -1, -1
     for j in range(3):
-        piece = state[S.PLACEMENT_PIECES + 3 * k + j]
+        piece = state[S.PLACEMENT_PIECES + 3 * placement_index + j]
         plan[COVERED_PIECES + j] = piece
         if piece >= 0:
             aid = state[S.PIECE_AMOEBA + 2 * piece]
             if aid != plan[OLD] and aid != plan[OLD + 1] and aid != plan[OLD + 2]:
                 plan[OLD + olds] = aid
                 olds += 1
-    plan[COVERED_AT], plan[OLD_COUNT] = k, olds
+    plan[COVERED_AT], plan[OLD_COUNT] = placement_index, olds
     nodes = np.empty(S.MOST_PIECES + 3, dtype=np.int64)
     count = 0
     for index in range(olds):
@@ -82,7 +82,7 @@ def components(state, units, o, k, plan):
                     nodes[count] = piece
                     count += 1
             piece = state[S.PIECE_AMOEBA + 2 * piece + 1]
-    for i in range(S.PIECE_COUNT[o]):
+    for i in range(S.PIECE_COUNT[oriented_tile]):
         nodes[count] = base + i
         count += 1
     flood(state, units, plan, nodes, count, base)
@@ -151,8 +151,8 @@ def split_target(state, game, plan, mover):
 
 
 @njit
-def group_size(plan, g):
-    return plan[GROUP_START + g + 1] - plan[GROUP_START + g]
+def group_size(plan, group):
+    return plan[GROUP_START + group + 1] - plan[GROUP_START + group]
 
 
 @njit
@@ -230,9 +230,9 @@ def merged_part(plan, target_bit):
 
 
 @njit
-def lowest_unit(state, units, plan, g, base):
+def lowest_unit(state, units, plan, group, base):
     lowest = units * units
-    for m in range(plan[GROUP_START + g], plan[GROUP_START + g + 1]):
+    for m in range(plan[GROUP_START + group], plan[GROUP_START + group + 1]):
         piece = plan[MEMBERS + m]
         for j in range(3):
             slot = (
@@ -261,11 +261,11 @@ def keeper_of(state, units, plan, target_bit, merged, base):
 
 
 @njit
-def plan_top(state, game, o, k, mover, plan):
-    """``_plan_top``: whether covering ground tile k with oriented tile o is
+def plan_top(state, game, oriented_tile, placement_index, mover, plan):
+    """``_plan_top``: whether covering ground tile ``placement_index`` with ``oriented_tile`` is
     a legal split for ``mover``; the plan (owners included) is left in ``plan``."""
     units = game[S.G_UNITS]
-    components(state, units, o, k, plan)
+    components(state, units, oriented_tile, placement_index, plan)
     target = split_target(state, game, plan, mover)
     if target < 0:
         return False

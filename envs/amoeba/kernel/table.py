@@ -37,8 +37,8 @@ def count_pieces(state, placements):
 
 
 @njit
-def oriented(state, k):
-    return state[S.PLACEMENTS + 4 * k + 1] * 4 + state[S.PLACEMENTS + 4 * k + 2]
+def oriented(state, placement_index):
+    return state[S.PLACEMENTS + 4 * placement_index + 1] * 4 + state[S.PLACEMENTS + 4 * placement_index + 2]
 
 
 @njit
@@ -79,10 +79,10 @@ def slot_piece(state, units, slot):
 
 
 @njit
-def piece_slot(state, units, piece, j):
-    """The j-th port slot of a piece (-1 past its last)."""
+def piece_slot(state, units, piece, nth):
+    """The ``nth`` port slot of a piece (-1 past its last)."""
     k = state[S.PIECE_PLACEMENT + piece]
-    port = S.PIECE_PORTS[oriented(state, k), state[S.PIECE_NUMBER + piece] - 1, j]
+    port = S.PIECE_PORTS[oriented(state, k), state[S.PIECE_NUMBER + piece] - 1, nth]
     return -1 if port < 0 else port_slot(units, state[S.PLACEMENTS + 4 * k], port)
 
 
@@ -178,14 +178,14 @@ def update_frontier(state, units, anchor):
 
 
 @njit
-def record_placement(state, units, k, anchor, tile, rotation, level):
+def record_placement(state, units, placement_index, anchor, tile, rotation, level):
     """Append a placement; its units now show it."""
-    at = S.PLACEMENTS + 4 * k
+    at = S.PLACEMENTS + 4 * placement_index
     state[at], state[at + 1], state[at + 2], state[at + 3] = anchor, tile, rotation, level
-    state[S.COVERED + k] = 0
+    state[S.COVERED + placement_index] = 0
     top = (anchor // (units - 1)) * units + anchor % (units - 1)
     for unit in (top, top + 1, top + units, top + units + 1):
-        state[S.UNIT_PLACEMENT + unit] = k
+        state[S.UNIT_PLACEMENT + unit] = placement_index
     state[S.ON_BOARD + tile] = 1
 
 

@@ -74,10 +74,10 @@ def first_fit(pile, count, want_action):
 
 
 @njit
-def pop(pile, count, k):
-    """Take ``pile[k]`` out of ``pile[:count]``, closing the gap (the end becomes a fill)."""
-    design = pile[k]
-    pile[k : count - 1] = pile[k + 1 : count]
+def pop(pile, count, index):
+    """Take ``pile[index]`` out of ``pile[:count]``, closing the gap (the end becomes a fill)."""
+    design = pile[index]
+    pile[index : count - 1] = pile[index + 1 : count]
     pile[count - 1] = NOTHING
     return design
 

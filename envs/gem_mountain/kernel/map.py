@@ -40,9 +40,9 @@ def layer_size(game, position, layer):
 
 
 @njit
-def layer_cell(game, position, layer, k):
-    """The k-th cell (row-major) of ``layer`` seen from ``position``."""
-    return game[S.G_LAYER_CELLS + (position * S.MOST_LAYERS + layer) * S.MOST_IN_A_LAYER + k]
+def layer_cell(game, position, layer, nth):
+    """The ``nth`` cell (row-major) of ``layer`` seen from ``position``."""
+    return game[S.G_LAYER_CELLS + (position * S.MOST_LAYERS + layer) * S.MOST_IN_A_LAYER + nth]
 
 
 @njit

@@ -65,66 +65,66 @@ def observe_with(state, game, me, out, scratch):
 
 # ------------------------------------------------------------------ planes 0..98
 @njit
-def _known_tile(state, i, m, face_up, out):
-    """Planes P_PRESENT..P_PEEK-1 of cell ``i`` holding a tile the seat knows (face up or peeked at)."""
-    out[P_PRESENT * m + i] = 1
-    out[P_UP * m + i] = 1 if face_up else 0
-    out[P_KNOWN * m + i] = 1
-    d, rotation = state[S.CELLS + i], state[S.ROTATIONS + i]
+def _known_tile(state, cell, num_cells, face_up, out):
+    """Planes P_PRESENT..P_PEEK-1 of ``cell`` holding a tile the seat knows (face up or peeked at)."""
+    out[P_PRESENT * num_cells + cell] = 1
+    out[P_UP * num_cells + cell] = 1 if face_up else 0
+    out[P_KNOWN * num_cells + cell] = 1
+    d, rotation = state[S.CELLS + cell], state[S.ROTATIONS + cell]
     for s in range(SECTIONS):
-        out[(P_SECTIONS + CONTENT_SLOTS * s + S.SECTION_CONTENT_TABLE[d, rotation, s]) * m + i] = 1
+        out[(P_SECTIONS + CONTENT_SLOTS * s + S.SECTION_CONTENT_TABLE[d, rotation, s]) * num_cells + cell] = 1
 
 
 @njit
-def _unknown_tile(i, m, out):
-    """Planes P_PRESENT..P_PEEK-1 of cell ``i`` holding a face-down tile seat ``me`` has not seen."""
-    out[P_PRESENT * m + i] = 1
+def _unknown_tile(cell, num_cells, out):
+    """Planes P_PRESENT..P_PEEK-1 of ``cell`` holding a face-down tile seat ``me`` has not seen."""
+    out[P_PRESENT * num_cells + cell] = 1
     for s in range(SECTIONS):
-        out[(P_SECTIONS + CONTENT_SLOTS * s + UNKNOWN) * m + i] = 1
+        out[(P_SECTIONS + CONTENT_SLOTS * s + UNKNOWN) * num_cells + cell] = 1
 
 
 @njit
-def knows(state, game, me, i):
-    """Whether seat ``me`` knows the tile at cell ``i``: face up, or face down and peeked at by it."""
-    if not game[S.G_DARK_TUNNELS] or state[S.FACE_UP + i]:
+def knows(state, game, me, cell):
+    """Whether seat ``me`` knows the tile at ``cell``: face up, or face down and peeked at by it."""
+    if not game[S.G_DARK_TUNNELS] or state[S.FACE_UP + cell]:
         return True
-    return ((state[S.PEEKS + i] >> me) & 1) == 1
+    return ((state[S.PEEKS + cell] >> me) & 1) == 1
 
 
 @njit
-def _cell_planes(state, game, me, out, m):
+def _cell_planes(state, game, me, out, num_cells):
     """Planes P_PRESENT..P_PEEK-1: present, face up, known and the four section one-hots per cell."""
     dark = game[S.G_DARK_TUNNELS]
-    for i in range(m):
+    for i in range(num_cells):
         if state[S.CELLS + i] < 0:
             continue
         face_up = not dark or state[S.FACE_UP + i] != 0
         if face_up or (state[S.PEEKS + i] >> me) & 1:
-            _known_tile(state, i, m, face_up, out)
+            _known_tile(state, i, num_cells, face_up, out)
         else:
-            _unknown_tile(i, m, out)
+            _unknown_tile(i, num_cells, out)
 
 
 @njit
-def _peek_planes(state, game, me, out, m):
+def _peek_planes(state, game, me, out, num_cells):
     """Planes P_PEEK..P_ARROWS-1 (Dark Tunnels): which seats, counted from ``me``, peeked at each cell."""
     n = game[S.G_NUM_PLAYERS]
-    for i in range(m):
+    for i in range(num_cells):
         peeks = state[S.PEEKS + i]
         if peeks == 0:
             continue
         for q in range(n):
             if (peeks >> q) & 1:
-                out[(P_PEEK + (q - me) % n) * m + i] = 1
+                out[(P_PEEK + (q - me) % n) * num_cells + i] = 1
 
 
 # ------------------------------------------------------------------ planes 104..112
 @njit
-def top_and_second(state, game, p):
-    """The top layer and the one under it seen from arrow position ``p`` (-1 where none)."""
+def top_and_second(state, game, position):
+    """The top layer and the one under it seen from arrow ``position`` (-1 where none)."""
     top = second = -1
-    at = S.LAYER_COUNTS + p * S.MOST_LAYERS
-    for k in range(game[S.G_DEPTH + p]):
+    at = S.LAYER_COUNTS + position * S.MOST_LAYERS
+    for k in range(game[S.G_DEPTH + position]):
         if state[at + k] != 0:
             if top < 0:
                 top = k
@@ -135,7 +135,7 @@ def top_and_second(state, game, p):
 
 
 @njit
-def _arrow_planes(state, game, me, out, m):
+def _arrow_planes(state, game, me, out, num_cells):
     """Planes P_ARROWS..P_SHARDS: per arrow distance, top and second layer; grabbable, Tunnel, shards."""
     p0, p1 = state[S.ARROWS_AT], state[S.ARROWS_AT + 1]
     if p0 < 0:  # no arrow yet (the start player picks the corner): all zero
@@ -144,43 +144,43 @@ def _arrow_planes(state, game, me, out, m):
     top1 = second1 = NOT_A_LAYER
     if p1 >= 0:
         top1, second1 = top_and_second(state, game, p1)
-    for i in range(m):
+    for i in range(num_cells):
         if state[S.CELLS + i] < 0:
             continue
-        grabbable = _arrow_cell(game, out, m, i, 0, p0, top0, second0)
+        grabbable = _arrow_cell(game, out, num_cells, i, 0, p0, top0, second0)
         if p1 >= 0:
-            grabbable |= _arrow_cell(game, out, m, i, 1, p1, top1, second1)
+            grabbable |= _arrow_cell(game, out, num_cells, i, 1, p1, top1, second1)
         if grabbable and knows(state, game, me, i):
-            out[P_SHARDS * m + i] = np.int8(_shards(state, game, i, p0, top0, p1, top1))
+            out[P_SHARDS * num_cells + i] = np.int8(_shards(state, game, i, p0, top0, p1, top1))
 
 
 @njit
-def _arrow_cell(game, out, m, i, j, p, top, second):
-    """Arrow ``j``'s three planes at occupied cell ``i``, with the grabbable and Tunnel
+def _arrow_cell(game, out, num_cells, cell, arrow, position, top, second):
+    """Arrow ``arrow``'s three planes at occupied ``cell``, with the grabbable and Tunnel
     planes; whether the cell lies in its top layer."""
-    k = game[S.G_DISTANCES + p * S.MOST_CELLS + i]
-    plane = P_ARROWS + ARROW_PLANES * j
-    out[plane * m + i] = np.int8(k)
+    k = game[S.G_DISTANCES + position * S.MOST_CELLS + cell]
+    plane = P_ARROWS + ARROW_PLANES * arrow
+    out[plane * num_cells + cell] = np.int8(k)
     if k == second:
-        out[(plane + 2) * m + i] = 1
-        out[P_TUNNEL * m + i] = 1
+        out[(plane + 2) * num_cells + cell] = 1
+        out[P_TUNNEL * num_cells + cell] = 1
     if k == top:
-        out[(plane + 1) * m + i] = 1
-        out[P_AVAIL * m + i] = 1
+        out[(plane + 1) * num_cells + cell] = 1
+        out[P_AVAIL * num_cells + cell] = 1
         return True
     return False
 
 
 @njit
-def _shards(state, game, i, p0, top0, p1, top1):
-    """Shards a grab of the known grabbable tile at cell ``i`` yields (``grab_options``; Prism: all)."""
-    d = state[S.CELLS + i]
+def _shards(state, game, cell, p0, top0, p1, top1):
+    """Shards a grab of the known grabbable tile at ``cell`` yields (``grab_options``; Prism: all)."""
+    d = state[S.CELLS + cell]
     if not game[S.G_SPLIT_TILES] or S.PLAIN_TABLE[d]:
         return 1
     if state[S.PRISM_ACTIVE]:
         return S.SHARD_COUNT[d]
-    pointed = _pointed_bits(game, i, p0, top0) | _pointed_bits(game, i, p1, top1)
-    rotation = state[S.ROTATIONS + i]
+    pointed = _pointed_bits(game, cell, p0, top0) | _pointed_bits(game, cell, p1, top1)
+    rotation = state[S.ROTATIONS + cell]
     seen = 0  # bit c: content c lies under a pointed section
     for s in range(SECTIONS):
         if (pointed >> s) & 1:
@@ -193,11 +193,11 @@ def _shards(state, game, i, p0, top0, p1, top1):
 
 
 @njit
-def _pointed_bits(game, i, p, top):
-    """Bit s set when arrow position ``p`` points at section s of cell ``i`` (in its top layer)."""
-    if p < 0 or game[S.G_DISTANCES + p * S.MOST_CELLS + i] != top:
+def _pointed_bits(game, cell, position, top):
+    """Bit s set when arrow ``position`` points at section s of ``cell`` (in its top layer)."""
+    if position < 0 or game[S.G_DISTANCES + position * S.MOST_CELLS + cell] != top:
         return 0
     bits = 0
-    for k in range(S.POINTED_COUNT[p]):
-        bits |= 1 << S.POINTED_TABLE[p, k]
+    for k in range(S.POINTED_COUNT[position]):
+        bits |= 1 << S.POINTED_TABLE[position, k]
     return bits

@@ -41,9 +41,9 @@ SCRATCH = max(NUM_CONTENTS, 2 * NUM_GEMS)  # int64 words: per gem most and fewes
 
 
 @njit
-def capped(x):
-    """``x`` clipped to [-CAP, CAP] as an int8."""
-    return np.int8(min(max(x, -CAP), CAP))
+def capped(value):
+    """``value`` clipped to [-CAP, CAP] as an int8."""
+    return np.int8(min(max(value, -CAP), CAP))
 
 
 @njit
@@ -97,21 +97,21 @@ def _seats(state, game, me, gl, scratch):
 
 
 @njit
-def _gems_seen(state, me, my_gem, q, g):
-    """Gems of kind ``g`` seat ``me`` counts for seat ``q``: public ones, plus its own secret gem."""
-    x = state[S.GEMS + q * S.GEM_ROW + g]
-    if q == me and g == my_gem:
+def _gems_seen(state, me, my_gem, seat, gem):
+    """Gems of kind ``gem`` seat ``me`` counts for ``seat``: public ones, plus its own secret gem."""
+    x = state[S.GEMS + seat * S.GEM_ROW + gem]
+    if seat == me and gem == my_gem:
         x += 1
     return x
 
 
 @njit
-def _extremes(state, n, me, my_gem, scratch):
+def _extremes(state, num_players, me, my_gem, scratch):
     """Per gem, the most and the fewest any seat holds as ``me`` counts them
     (``score_counts``): into ``scratch[g]`` and ``scratch[NUM_GEMS + g]``."""
     for g in range(NUM_GEMS):
         most = fewest = _gems_seen(state, me, my_gem, 0, g)
-        for q in range(1, n):
+        for q in range(1, num_players):
             x = _gems_seen(state, me, my_gem, q, g)
             most, fewest = max(most, x), min(fewest, x)
         scratch[g], scratch[NUM_GEMS + g] = most, fewest
