@@ -53,7 +53,10 @@ def summary(values: list[float]) -> dict:
 
 def size_for(run: Callable[[int], object], seconds: float, warmup: float, clock: Callable[[], float]) -> int:
     """How many units of ``run`` last about ``seconds``; the runs made to find
-    out are the warm-up (doubling the work until one lasts ``warmup``)."""
+    out are the warm-up (doubling the work until one lasts ``warmup``). One
+    untimed unit goes first: a compiled backend loads its code on first use,
+    and sizing on that call would time a handful of steps."""
+    run(1)
     n = 1
     while True:
         t0 = clock()
