@@ -31,12 +31,14 @@ from meeplezoo.agents.puct import (
     DEFAULT_C_PUCT,
     DEFAULT_SEARCH_BATCH,
     SEARCH_SETTINGS,
-    PUCTSearch,
     UniformEvaluator,
     check_search_settings,
     renamed_settings,
+    run_searches,
+    seat_search,
 )
 from meeplezoo.envs import strip_version
+from meeplezoo.envs.core.backends import BACKENDS
 
 DEFAULT_SIMS = 64
 # an az agent's search settings when neither its spec nor its network file names them
@@ -272,7 +274,11 @@ class AZAgent(Agent):
     The old names ``mix``, ``rollout``, ``prior_temp`` and ``batch`` still
     work for one version, with a DeprecationWarning. ``uniform=true``
     replaces the network by a uniform prior and zero values (a reference).
-    Play is greedy: the most visited move, no noise.
+    Play is greedy: the most visited move, no noise. ``backend``:
+    ``compiled`` searches with the tree and the game in the game's kernel
+    (an error where it has none), ``python`` on the rules layer; unset,
+    compiled where the game has a kernel. The two are the same search with
+    different random streams.
     """
 
     name = "az"
@@ -292,6 +298,7 @@ class AZAgent(Agent):
         search_batch: int | None = None,
         uniform: bool = False,
         evaluator=None,
+        backend: str | None = None,
         **old_names,
     ) -> None:
         given = {
@@ -309,12 +316,16 @@ class AZAgent(Agent):
             name: given.get(name, played.get(name, SEARCH_DEFAULTS[name])) for name in SEARCH_SETTINGS
         }
         check_search_settings(**settings)
+        if backend is not None and backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
         self.sims, self.search_batch = int(settings["sims"]), int(settings["search_batch"])
         self.value_mix, self.value_rollout = float(settings["value_mix"]), int(settings["value_rollout"])
         self.prior_temperature = float(settings["prior_temperature"])
         named = {key: str(value) for key, value in sources.items() if value}
-        super().__init__(seed, **named, **self._spec_settings(), **({"uniform": True} if uniform else {}))
-        self.path, self.policy_path, self.uniform = path, policy, bool(uniform)
+        chosen = {"uniform": True} if uniform else {}
+        chosen.update({} if backend is None else {"backend": backend})
+        super().__init__(seed, **named, **self._spec_settings(), **chosen)
+        self.path, self.policy_path, self.uniform, self.backend = path, policy, bool(uniform), backend
         self.baseline, self.c = baseline, float(c)
         self._evaluator = evaluator
         self._checked = None
@@ -359,24 +370,18 @@ class AZAgent(Agent):
         self._checked = key
         return self._evaluator
 
-    def search(self, view: SeatView, dirichlet_alpha: float | None = None) -> PUCTSearch:
-        """A finished search of the seat's position."""
-        game = view.game
-        evaluator = self.evaluator(game)
-        rng = self.rng
-        search = PUCTSearch(
-            game,
-            lambda: view.sample(rng),
-            self.sims,
-            rng,
-            c_puct=self.c,
-            search_batch=self.search_batch,
-            dirichlet_alpha=dirichlet_alpha,
-            value_mix=self.value_mix,
-            value_rollout=self.value_rollout,
+    def search(self, view: SeatView, dirichlet_alpha: float | None = None):
+        """A finished search of the seat's position: in the game's kernel
+        where :func:`~meeplezoo.agents.puct.compiled_position` allows, else
+        a :class:`PUCTSearch` on the rules layer."""
+        evaluator = self.evaluator(view.game)
+        search = seat_search(
+            view, self.sims, self.rng, self.backend, c_puct=self.c, search_batch=self.search_batch,
+            dirichlet_alpha=dirichlet_alpha, value_mix=self.value_mix, value_rollout=self.value_rollout,
             prior_temperature=self.prior_temperature,
-        )
-        return search.run(evaluator)
+        )  # fmt: skip
+        run_searches([search], evaluator)
+        return search
 
     def act(self, observation: dict, view: SeatView | None = None) -> int:
         legal = np.flatnonzero(observation["action_mask"])

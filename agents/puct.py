@@ -27,6 +27,11 @@ estimate is read after that many random moves from the leaf (AlphaGo's fast
 rollouts, here random: the mcts bot's own capped rollout); 0 reads it at
 the leaf itself.
 
+Where the game has a compiled kernel, :func:`seat_search` builds the same
+search with its tree and the game in compiled code
+(:mod:`meeplezoo.agents.compiled.puct`); ``backend="python"`` keeps this
+reference. The two differ only in their random streams.
+
 ``prior_temperature`` flattens the network's prior before the search uses
 it (prior ** (1 / T), renormalised), as Leela Chess Zero's policy softmax
 temperature does: a network trained on a few hundred games is confidently
@@ -415,3 +420,34 @@ def run_searches(searches: Sequence[PUCTSearch], evaluator: Evaluator) -> None:
                 search.feed(priors[start : start + len(batch)], values[start : start + len(batch)])
                 start += len(batch)
         active = [s for s in active if not s.done]
+
+
+def compiled_position(view, backend: str | None, value_mix: float, owner: str):
+    """The seat's position as a CompiledState for the compiled search, or
+    None for this reference: ``backend="python"``, a game without a kernel
+    (or without a compiled ``determinize``), or ``value_mix`` above 0 over a
+    kernel that does not estimate positions as its rules do.
+    ``backend="compiled"`` where none can run is a ValueError."""
+    if backend == "python":
+        return None
+    compiled = view.compiled_state()
+    if compiled is not None and value_mix:
+        from meeplezoo.agents.compiled.uct import scores_as_the_reference
+
+        compiled = compiled if scores_as_the_reference(compiled.kernel) else None
+    if compiled is None and backend == "compiled":
+        raise ValueError(f"{owner}: {view.game.info.name} has no compiled search; use backend=python")
+    return compiled
+
+
+def seat_search(view, sims: int, rng: np.random.Generator, backend: str | None = None, **settings):
+    """A search of ``view``'s position for its seat (a
+    :class:`~meeplezoo.agents.base.SeatView`): compiled where
+    :func:`compiled_position` allows, else :class:`PUCTSearch` over the
+    view's samples. ``settings``: PUCTSearch's keyword settings."""
+    compiled = compiled_position(view, backend, float(settings.get("value_mix", 0.0)), "az")
+    if compiled is not None:
+        from meeplezoo.agents.compiled.puct import CompiledPUCTSearch
+
+        return CompiledPUCTSearch(compiled, view.seat, sims, rng, **settings)
+    return PUCTSearch(view.game, lambda: view.sample(rng), sims, rng, **settings)

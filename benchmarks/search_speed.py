@@ -10,7 +10,14 @@ one, else a fresh network of the game's training settings (same size, same
 cost). The ``mcts`` columns are the reference search (``backend=python``);
 where the game has a compiled kernel the compiled ``mcts`` is measured too,
 on the same positions as compiled states, at 200 simulations and at
-``--compiled-sims``. ``--profile`` splits the az search's time between root sampling
+``--compiled-sims``, and so is the compiled ``az`` (its tree and the game in
+the kernel), with the share of its decision time its network takes (the
+rest is the tree and the engine). The first table's ``az`` columns are the
+reference search (``backend=python``). ``--selfplay-games N`` also plays
+N expert-iteration self-play games of each game's recipe
+(:mod:`meeplezoo.training.az.settings`, a fresh network of its size, as
+one worker plays them) with each search, and gives self-play games per
+CPU minute. ``--profile`` splits the az search's time between root sampling
 (clone / determinize), moves, masks, observations, the network and the
 tree itself.
 
@@ -24,6 +31,7 @@ import cProfile
 import json
 import pstats
 import sys
+import time
 
 import numpy as np
 
@@ -56,24 +64,56 @@ def positions(game, count: int, seed: int):
     return out
 
 
-def az_agent(game, sims: int):
+def az_agent(game, sims: int, backend: str = "python"):
     """The baseline of ``game`` if shipped, else a fresh network of its settings."""
     from meeplezoo.agents.az import AZAgent, baseline_path
 
     try:
-        return AZAgent(seed=0, baseline=game.info.name, sims=sims), str(baseline_path(game.info.name).name)
+        agent = AZAgent(seed=0, baseline=game.info.name, sims=sims, backend=backend)
+        return agent, str(baseline_path(game.info.name).name)
     except ValueError:
         from meeplezoo.training.az.network import AZNetwork, TorchEvaluator
         from meeplezoo.training.az.settings import az_settings
 
         s = az_settings(game.info.name)
         net = AZNetwork(game, int(s["hidden"]), int(s["channels"]), str(s["body"]))
-        return AZAgent(seed=0, sims=sims, evaluator=TorchEvaluator(net)), "untrained network"
+        return AZAgent(seed=0, sims=sims, evaluator=TorchEvaluator(net), backend=backend), "untrained network"
+
+
+class TimedEvaluator:
+    """An evaluator that counts the CPU seconds its network takes."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.seconds = inner, 0.0
+
+    def evaluate(self, observations, masks):
+        start = time.process_time()
+        out = self.inner.evaluate(observations, masks)
+        self.seconds += time.process_time() - start
+        return out
+
+
+def compiled_az_row(game, states, az_sims: int) -> dict:
+    """The compiled ``az`` on the positions as compiled states: simulations
+    per second, ms per decision and the network's share of that time."""
+    from meeplezoo.envs.core.compiled.state import CompiledState
+
+    compiled = [CompiledState.of(state) for state in states]
+    agent, _ = az_agent(game, az_sims, backend="compiled")
+    _decide(agent, compiled[:1])  # warm-up: loads the network and (or compiles) the search
+    timed = agent._evaluator = TimedEvaluator(agent.evaluator(game))
+    seconds = _decide(agent, compiled)
+    return {
+        "az_compiled_sims_per_second": az_sims * len(compiled) / seconds,
+        "az_compiled_ms_per_decision": 1000 * seconds / len(compiled),
+        "az_compiled_network_share": timed.seconds / seconds,
+    }
 
 
 def measure(
-    name: str, az_sims: int, count: int, seed: int, profile: bool = False, compiled_sims: int = 2000
-) -> dict:
+    name: str, az_sims: int, count: int, seed: int, profile: bool = False, compiled_sims: int = 2000,
+    selfplay_games: int = 0,
+) -> dict:  # fmt: skip
     from meeplezoo.agents.mcts import MCTSAgent
 
     game = envs.make_game(name)
@@ -95,6 +135,9 @@ def measure(
     }
     if has_kernel(game):
         row.update(compiled_row(states, compiled_sims))
+        row.update(compiled_az_row(game, states, az_sims))
+        if selfplay_games:
+            row.update(selfplay_row(game, selfplay_games))
     if profile:
         row["az_profile"] = profile_parts(az, states)
     return row
@@ -155,6 +198,8 @@ def markdown(rows: list[dict], command: str) -> str:
             f"{r['az_ms_per_decision']:.1f} | {r['mcts_sims_per_second']:,.0f} | {r['mcts_ms_per_decision']:.1f} |"
         )
     lines += compiled_table(rows)
+    lines += compiled_az_table(rows)
+    lines += selfplay_table(rows)
     if any("az_profile" in r for r in rows):
         parts = list(next(r for r in rows if "az_profile" in r)["az_profile"])
         lines += ["", "Where the az search spends its time (cProfile, share of decision time):", ""]
@@ -188,6 +233,76 @@ def compiled_table(rows: list[dict]) -> list[str]:
     return lines
 
 
+def selfplay_row(game, games: int) -> dict:
+    """Self-play games per CPU minute of ``game``'s recipe, one worker's
+    games searched together, with the reference search and the compiled one."""
+    from meeplezoo.training.az.network import AZNetwork, TorchEvaluator
+    from meeplezoo.training.az.selfplay import play_games
+    from meeplezoo.training.az.settings import az_settings
+
+    settings = az_settings(game.info.name, {"concurrent_games": games})
+    net = AZNetwork(game, int(settings["hidden"]), int(settings["channels"]), str(settings["body"]))
+    evaluator = TorchEvaluator(net)
+    play_games(game, evaluator, [0], {**settings, "max_moves": 4})  # warm-up: loads the compiled search
+    row = {"selfplay_games": games, "selfplay_sims": int(settings["sims"])}
+    for backend in ("python", "compiled"):
+        timed = TimedEvaluator(evaluator)
+        start = time.process_time()
+        records = play_games(game, timed, list(range(games)), {**settings, "search_backend": backend})
+        seconds = time.process_time() - start
+        row[f"selfplay_{backend}_games_per_cpu_minute"] = 60 * games / seconds
+        row[f"selfplay_{backend}_moves"] = sum(record.length for record in records)
+        row[f"selfplay_{backend}_network_share"] = timed.seconds / seconds
+    return row
+
+
+def selfplay_table(rows: list[dict]) -> list[str]:
+    """Self-play games per CPU minute, reference search against compiled."""
+    played = [r for r in rows if "selfplay_games" in r]
+    if not played:
+        return []
+    lines = [
+        "",
+        "Expert-iteration self-play of each game's recipe (a fresh network of its size, the games of one",
+        "worker searched together), games per CPU minute with each search:",
+        "",
+        "| game | games | sims/move | reference games/CPU-min | network share | compiled games/CPU-min "
+        "| network share | speed-up |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in played:
+        before, after = r["selfplay_python_games_per_cpu_minute"], r["selfplay_compiled_games_per_cpu_minute"]
+        lines.append(
+            f"| {r['game']} | {r['selfplay_games']} | {r['selfplay_sims']} | {before:.1f} | "
+            f"{r['selfplay_python_network_share']:.0%} | {after:.1f} | "
+            f"{r['selfplay_compiled_network_share']:.0%} | {after / before:.1f}x |"
+        )
+    return lines
+
+
+def compiled_az_table(rows: list[dict]) -> list[str]:
+    """The compiled az beside the reference, for the games with a kernel."""
+    compiled = [r for r in rows if "az_compiled_sims_per_second" in r]
+    if not compiled:
+        return []
+    lines = [
+        "",
+        "The compiled `az` (tree and game in the kernel) on the same positions and network:",
+        "",
+        "| game | az sims | reference ms/decision | compiled sims/s | compiled ms/decision | speed-up "
+        "| network share | tree + engine share |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in compiled:
+        share = r["az_compiled_network_share"]
+        lines.append(
+            f"| {r['game']} | {r['az_sims']} | {r['az_ms_per_decision']:.1f} | "
+            f"{r['az_compiled_sims_per_second']:,.0f} | {r['az_compiled_ms_per_decision']:.1f} | "
+            f"{r['az_ms_per_decision'] / r['az_compiled_ms_per_decision']:.1f}x | {share:.0%} | {1 - share:.0%} |"
+        )
+    return lines
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", help="games (default: all)")
@@ -197,6 +312,9 @@ def main(argv=None) -> int:
         "--compiled-sims", type=int, default=2000, help="compiled mcts simulations per decision"
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--selfplay-games", type=int, default=0, help="self-play games per search kind (games with a kernel)"
+    )
     parser.add_argument("--profile", action="store_true", help="also split the az time by part")
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--markdown", metavar="FILE")
@@ -207,7 +325,9 @@ def main(argv=None) -> int:
     torch.set_num_threads(1)  # as the az agent and the self-play workers run it
     rows = []
     for name in names:
-        row = measure(name, args.sims, args.positions, args.seed, args.profile, args.compiled_sims)
+        row = measure(
+            name, args.sims, args.positions, args.seed, args.profile, args.compiled_sims, args.selfplay_games
+        )
         rows.append(row)
         print(json.dumps(row))
     words = sys.argv[1:] if argv is None else list(argv)

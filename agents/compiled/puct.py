@@ -1,9 +1,12 @@
 """A PUCT tree in compiled code, its leaves evaluated in batches by Python.
 
-The search of :class:`meeplezoo.agents.puct.PUCTSearch` (values in
-``value_mix=0``, AlphaZero's form) with the tree in numba: selection by
-PUCT with the reference's first-play value, tie-breaking and virtual loss,
-expansion of one node per simulation, backup of per-seat value vectors.
+The search of :class:`meeplezoo.agents.puct.PUCTSearch` with the tree in
+numba: selection by PUCT with the reference's first-play value,
+tie-breaking and virtual loss, expansion of one node per simulation, backup
+of per-seat value vectors. With ``value_mix`` above 0 a leaf's value blends
+the network's with the game's estimate, read by the kernel's ``evaluate``
+after ``value_rollout`` random moves (the rollout of
+:mod:`meeplezoo.agents.compiled.uct`), as the reference blends them.
 Each simulation starts from the searching seat's view: the kernel's
 ``determinize`` in hidden-information games, the position itself
 otherwise, with the generator reseeded from the search's own words in games
@@ -36,10 +39,11 @@ from meeplezoo.envs.core.compiled.specialise import specialise
 EDGE_N, VISITS, FIRST, NEXT, ACTION, HAS_PRIOR = range(6)  # one row of links per node
 STARTED, FINISHED, PENDING, SIZE = range(4)  # the counters
 LEAF_NODE, LEAF_PLAYER, LEAF_LENGTH = range(3)  # one row of leaf_info per waiting leaf
+MIX = uct.RESEED + 1  # the settings of uct.search_settings, then the weight of the game's estimate
 NONE = np.int64(-1)
 
 # Placeholders: each kernel's copy of the templates binds these names (see specialise.py).
-legal_mask = apply_action = returns = current_player = observe = sample = descend = None
+legal_mask = apply_action = returns = current_player = observe = sample = descend = rollout = None
 
 
 @njit
@@ -106,28 +110,33 @@ def backup(links, w, value_sum, path, players, length, leaf, values, low):
 
 
 @njit
-def backup_all(tree, leaves, relative, low):
+def backup_all(tree, leaves, relative, low, mix):
     """Back up every waiting leaf, its values turned from the mover's
-    relative order (itself first) into seat order."""
+    relative order (itself first) into seat order and, with ``mix`` above
+    0, blended with the leaf's estimate as the reference blends them."""
     links, w, value_sum = tree[0], tree[1], tree[2]
-    paths, players, info = leaves[0], leaves[1], leaves[2]
+    paths, players, info, estimates = leaves[0], leaves[1], leaves[2], leaves[5]
     num_players = relative.shape[1]
     values = np.zeros(num_players)
     for k in range(relative.shape[0]):
         mover = info[k, LEAF_PLAYER]
         for j in range(num_players):
             values[(mover + j) % num_players] = relative[k, j]
+        if mix > 0:
+            for seat in range(num_players):
+                values[seat] = (1.0 - mix) * values[seat] + mix * estimates[k, seat]
         backup(
             links, w, value_sum, paths[k], players[k], info[k, LEAF_LENGTH], info[k, LEAF_NODE], values, low
         )
 
 
-def _descend(state, game, tree, settings, buffers, leaves, slot, counters):
+def _descend(state, game, tree, settings, searcher, buffers, leaves, slot, counters):
     """One walk from the root: a finished game is backed up at once (False);
-    else the first node without a prior becomes waiting leaf ``slot`` (True)."""
+    else the first node without a prior becomes waiting leaf ``slot`` (True),
+    with the game's estimate of it when the settings mix one in."""
     links, w, value_sum, prior = tree
     mask, child_of, values = buffers
-    paths, players, info, observations, masks = leaves
+    paths, players, info, observations, masks, estimates = leaves
     node, length = T.ROOT, 0
     while True:
         if current_player(state) < 0:
@@ -141,6 +150,8 @@ def _descend(state, game, tree, settings, buffers, leaves, slot, counters):
             observe(state, game, player, observations[slot])
             masks[slot, :] = mask
             info[slot, LEAF_NODE], info[slot, LEAF_PLAYER], info[slot, LEAF_LENGTH] = node, player, length
+            if settings[MIX] > 0:  # the leaf's observation and mask are copied: the rollout may move on
+                rollout(state, game, np.int64(settings[uct.DEPTH]), searcher, mask, estimates[slot])
             return True
         T.index_children(links, node, child_of)
         c_puct, low, scale = settings[uct.C], settings[uct.LOW], settings[uct.SCALE]
@@ -164,7 +175,7 @@ def _collect(
     while counters[PENDING] < limit and counters[STARTED] < sims:
         counters[STARTED] += 1
         sample(root, root, game, seat, True, reseed, gen_at, searcher, work)
-        waiting = descend(work, game, tree, settings, buffers, leaves, counters[PENDING], counters)
+        waiting = descend(work, game, tree, settings, searcher, buffers, leaves, counters[PENDING], counters)
         if waiting:
             counters[PENDING] += 1
         elif tree[0][T.ROOT, HAS_PRIOR] == 0:
@@ -177,7 +188,10 @@ def compiled_collect(kernel: Kernel) -> Any:
     tag = kernel.cache_tag
     names = ("legal_mask", "apply_action", "returns", "current_player", "observe")
     bound: dict[str, Any] = {name: getattr(kernel, name) for name in names}
+    bound["evaluate"] = kernel.evaluate or specialise(uct._returns_as_estimate, tag, bound)
     bound["determinize"] = kernel.determinize or specialise(uct._no_determinize, tag, bound)
+    bound["leaf_value"] = specialise(uct._leaf_value, tag, bound)
+    bound["rollout"] = specialise(uct._rollout, tag, bound)
     bound["sample"] = specialise(uct._sample, tag, bound)
     bound["descend"] = specialise(_descend, tag, bound)
     return specialise(_collect, tag, bound)
@@ -195,27 +209,33 @@ class _Leaf:
 class CompiledPUCTSearch:
     """One decision's PUCT search of ``state`` (a CompiledState) for ``seat``.
 
-    Settings as :class:`~meeplezoo.agents.puct.PUCTSearch` (``value_mix`` 0):
-    ``sims`` counts simulations, the root's own evaluation included;
-    ``dirichlet_alpha`` mixes noise into the root prior (self-play; None in
-    evaluation); ``prior_temperature`` flattens every prior. ``rng`` seeds
-    the search's words and draws the noise and sampled moves."""
+    Settings as :class:`~meeplezoo.agents.puct.PUCTSearch`: ``sims`` counts
+    simulations, the root's own evaluation included; ``dirichlet_alpha``
+    mixes noise into the root prior (self-play; None in evaluation);
+    ``value_mix`` weighs the game's estimate, read ``value_rollout`` random
+    moves past a leaf, in its value; ``prior_temperature`` flattens every
+    prior. ``rng`` seeds the search's words and draws the noise and sampled
+    moves. A kernel that does not score positions as its rules do
+    (:func:`~meeplezoo.agents.compiled.uct.scores_as_the_reference`) would
+    blend another estimate: with ``value_mix`` above 0 it is a ValueError."""
 
     def __init__(
         self, state, seat: int, sims: int, rng: np.random.Generator, c_puct: float = 1.25,
         search_batch: int = 8, dirichlet_alpha: float | None = None, dirichlet_weight: float = 0.25,
-        prior_temperature: float = 1.0,
+        prior_temperature: float = 1.0, value_mix: float = 0.0, value_rollout: int = 0,
     ) -> None:  # fmt: skip
         from meeplezoo.agents.puct import check_search_settings
 
-        check_search_settings(sims, 0.0, 0, prior_temperature, search_batch)
+        check_search_settings(sims, value_mix, value_rollout, prior_temperature, search_batch)
+        if value_mix and not uct.scores_as_the_reference(state.kernel):
+            raise ValueError(f"{state.game.info.name}'s kernel has no estimate for value_mix={value_mix!r}")
         game = self.game = state.game
         self.rng, self.seat, self.sims, self.search_batch = rng, int(seat), int(sims), int(search_batch)
         self.dirichlet_alpha, self.dirichlet_weight = dirichlet_alpha, float(dirichlet_weight)
         self.prior_power = 1.0 / float(prior_temperature)
         self._kernel, self._root, self._game_row = state.kernel, state.row.copy(), state.kernel.game_row(game)
         gen_at = uct.generator_offset(state.kernel)
-        self._settings = uct.search_settings(game, c_puct, 0, True)
+        self._settings = np.append(uct.search_settings(game, c_puct, int(value_rollout), True), value_mix)
         self._settings[uct.RESEED] = float(game.info.chance and gen_at >= 0)
         self._gen_at = np.int64(max(gen_at, 0))
         self._searcher = pcg64.to_words(np.random.default_rng(int(rng.integers(2**63 - 1))))
@@ -237,7 +257,7 @@ class CompiledPUCTSearch:
         self._leaves = (
             np.zeros((batch, capacity), np.int64), np.zeros((batch, capacity), np.int64),
             np.zeros((batch, 3), np.int64), np.zeros((batch, width), game.observation_dtype),
-            np.zeros((batch, actions), np.bool_),
+            np.zeros((batch, actions), np.bool_), np.zeros((batch, players)),
         )  # fmt: skip
         self._work = np.empty_like(self._root)
         self._counters = np.zeros(4, dtype=np.int64)
@@ -246,6 +266,11 @@ class CompiledPUCTSearch:
     @property
     def done(self) -> bool:
         return self._counters[FINISHED] >= self.sims
+
+    @property
+    def finished(self) -> int:
+        """Simulations backed up so far (the reference's ``finished``)."""
+        return int(self._counters[FINISHED])
 
     def requests(self) -> list[_Leaf]:
         """Start simulations until ``search_batch`` leaves wait (only the
@@ -279,7 +304,7 @@ class CompiledPUCTSearch:
                 prior_rows[node] = self._prior(np.asarray(priors[k], dtype=np.float64), node == T.ROOT)
                 links[node, HAS_PRIOR] = 1
         relative = np.ascontiguousarray(np.asarray(values, dtype=np.float64)[:pending])
-        backup_all(self._tree, self._leaves, relative, self._settings[uct.LOW])
+        backup_all(self._tree, self._leaves, relative, self._settings[uct.LOW], self._settings[MIX])
         self._counters[FINISHED] += pending
         self._counters[PENDING] = 0
 
@@ -314,6 +339,12 @@ class CompiledPUCTSearch:
                 means[links[child, ACTION]] = w[child] / links[child, EDGE_N]
             child = links[child, NEXT]
         return means
+
+    def root_value(self) -> np.ndarray:
+        """The mean value vector of every simulation so far, in seat order:
+        the search's own estimate of the root position."""
+        visits = self._tree[0][T.ROOT, VISITS]
+        return self._tree[2][T.ROOT] / visits if visits else np.zeros(self.game.num_players)
 
     def best_action(self, seat: int) -> int:
         """The most visited root action (ties: the better mean for ``seat``, then the lower action)."""

@@ -3,7 +3,10 @@
 A worker plays several games side by side and searches all of their moves
 together, so each network call evaluates the leaves of every game at once.
 The seat to move searches from its own :class:`SeatView` (determinizations in
-hidden-information games), with Dirichlet noise at the root; the first
+hidden-information games), with Dirichlet noise at the root: with the tree
+and the game in compiled code where the game has a kernel
+(:func:`~meeplezoo.agents.puct.seat_search`; ``search_backend=python``
+keeps the reference search). The first
 ``temperature_moves`` moves of a game are drawn from the visit counts, the
 rest are the most visited. Moves with a single legal action are played
 without a search and not recorded.
@@ -22,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from meeplezoo.agents.base import SeatView
-from meeplezoo.agents.puct import PUCTSearch, relative_values, run_searches
+from meeplezoo.agents.puct import relative_values, run_searches, seat_search
 from meeplezoo.envs.core.backends import start_state
 
 
@@ -60,6 +63,24 @@ def _advance_forced(game_run: _Game, max_moves: int) -> None:
         game_run.moves += 1
 
 
+def _search(run: _Game, settings: dict):
+    """The search of the move ``run`` is at, by the seat to move (not yet run)."""
+    backend = settings.get("search_backend", "auto")
+    return seat_search(
+        SeatView(run.state, run.state.current_player),
+        int(settings["sims"]),
+        run.rng,
+        None if backend == "auto" else backend,
+        c_puct=float(settings["c_puct"]),
+        search_batch=int(settings["search_batch"]),
+        dirichlet_alpha=float(settings["dirichlet_alpha"]),
+        dirichlet_weight=float(settings["dirichlet_weight"]),
+        value_mix=float(settings["value_mix"]),
+        value_rollout=int(settings["value_rollout"]),
+        prior_temperature=float(settings["prior_temperature"]),
+    )
+
+
 def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
     """Play one self-play game per seed, all searched together."""
     import time
@@ -73,25 +94,7 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
         active = [r for r in runs if not r.state.done and not (max_moves and r.moves >= max_moves)]
         if not active:
             break
-        searches = []
-        for run in active:
-            seat = run.state.current_player
-            view = SeatView(run.state, seat)
-            searches.append(
-                PUCTSearch(
-                    game,
-                    lambda view=view, rng=run.rng: view.sample(rng),
-                    int(settings["sims"]),
-                    run.rng,
-                    c_puct=float(settings["c_puct"]),
-                    search_batch=int(settings["search_batch"]),
-                    dirichlet_alpha=float(settings["dirichlet_alpha"]),
-                    dirichlet_weight=float(settings["dirichlet_weight"]),
-                    value_mix=float(settings["value_mix"]),
-                    value_rollout=int(settings["value_rollout"]),
-                    prior_temperature=float(settings["prior_temperature"]),
-                )
-            )
+        searches = [_search(run, settings) for run in active]
         run_searches(searches, evaluator)
         for run, search in zip(active, searches):
             state = run.state

@@ -22,6 +22,9 @@ SETTINGS: dict[str, Option] = {
     "eval_sims": integer(64, 1, 100_000, "simulations per move of the evaluated agent"),
     "c_puct": number(1.25, 0.0, 100.0, "weight of the prior in PUCT's exploration term"),
     "search_batch": integer(8, 1, 1024, "leaves in flight per search (virtual loss)"),
+    "search_backend": choice(
+        "auto", ("auto", "compiled", "python"), "tree and game in the kernel (auto: where the game has one)"
+    ),
     "concurrent_games": integer(8, 1, 4096, "games a worker searches together (one network batch)"),
     "dirichlet_alpha": number(0.3, 1e-6, 100.0, "concentration of the root's Dirichlet noise"),
     "dirichlet_weight": number(0.25, 0.0, 1.0, "share of that noise in the root's prior"),

@@ -1,0 +1,215 @@
+"""The compiled PUCT search as the ``az`` bot and self-play run it: the
+reference's visits and values (the game's estimate blended in too), per-seat
+backup at 3 to 5 players, terminal returns, batched leaves, no reading of
+what the searching seat cannot see, and legal play through the AEC env.
+
+Cost: the compiled search is compiled once per kernel when numba's disk
+cache is cold (about 30 s per game on two busy cores, shared with
+test_compiled_search.py), then about 10 s for the whole file.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from meeplezoo import envs
+from meeplezoo.agents.az import AZAgent
+from meeplezoo.agents.base import SeatView
+from meeplezoo.agents.compiled.puct import CompiledPUCTSearch
+from meeplezoo.agents.puct import PUCTSearch, UniformEvaluator, absolute_values, run_searches
+from meeplezoo.agents.registry import make_agent
+from meeplezoo.envs.core.backends import start_state
+from meeplezoo.envs.core.compiled.state import CompiledState
+from tests.agents.helpers import observation_dict, random_positions
+from tests.agents.test_puct import FixedValue, LinearEvaluator
+
+GEM_MOUNTAIN = "gem_mountain_v0"
+PERFECT_INFORMATION = "amethyst_amber_v0"  # no hidden facts and no chance: every sample is the position
+
+
+def _pair(reference, seed: int, evaluator, sims: int = 40, **settings):
+    """The reference and the compiled search of one position, run to the end."""
+    seat = reference.current_player
+    view, rng = SeatView(reference, seat), np.random.default_rng(seed)
+    python = PUCTSearch(reference.game, lambda: view.sample(rng), sims, rng, **settings).run(evaluator)
+    compiled = CompiledPUCTSearch(
+        CompiledState.of(reference), seat, sims, np.random.default_rng(seed), **settings
+    )
+    run_searches([compiled], evaluator)
+    return python, compiled
+
+
+def _choices(game, count: int, seed: int):
+    """``count`` positions reached by random play where the seat to move has a choice."""
+    positions = random_positions(game, 4 * count, seed=seed, max_plies=40)
+    return [s for s in positions if s.legal_action_mask().sum() > 1][:count]
+
+
+@pytest.mark.parametrize("value_mix", [0.0, 0.5, 1.0])
+def test_visits_and_values_as_the_reference_with_the_games_estimate_blended_in(value_mix):
+    game = envs.make_game(PERFECT_INFORMATION)
+    for k, reference in enumerate(_choices(game, 3, seed=5)):
+        python, compiled = _pair(reference, k, UniformEvaluator(2), value_mix=value_mix, search_batch=4)
+        assert np.array_equal(python.visit_counts(), compiled.visit_counts()), f"position {k}"
+        assert np.allclose(python.root_values(), compiled.root_values(), atol=1e-12)
+        assert np.allclose(python.root_value(), compiled.root_value(), atol=1e-12)
+        assert python.finished == compiled.finished == 40
+
+
+def test_a_rollout_reads_the_estimate_after_random_moves():
+    game = envs.make_game(PERFECT_INFORMATION)
+    reference = _choices(game, 1, seed=6)[0]
+    values = []
+    for rollout in (0, 3, 3):
+        search = CompiledPUCTSearch(
+            CompiledState.of(reference), reference.current_player, 24, np.random.default_rng(1),
+            value_mix=1.0, value_rollout=rollout,
+        )  # fmt: skip
+        run_searches([search], UniformEvaluator(2))
+        values.append(search.root_value())
+    assert np.array_equal(values[1], values[2])  # the rollout's moves come from the search's seed
+    assert not np.array_equal(values[0], values[1])  # and they move the position the estimate reads
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_per_seat_values_back_up_in_each_movers_frame(players):
+    game = envs.make_game(GEM_MOUNTAIN, num_players=players)
+    relative = np.linspace(1.0, -1.0, players)  # the mover's own value first, then clockwise
+    state = _choices(game, 1, seed=players)[0]
+    seat = state.current_player
+    alone = CompiledPUCTSearch(CompiledState.of(state), seat, 1, np.random.default_rng(0))
+    run_searches([alone], FixedValue(relative))
+    assert np.array_equal(alone.root_value(), absolute_values(relative, seat))
+    python, compiled = _pair(state, 0, FixedValue(relative), sims=30, search_batch=3)
+    assert np.array_equal(python.visit_counts(), compiled.visit_counts())
+    assert np.allclose(python.root_values(), compiled.root_values(), atol=1e-12)
+    # every simulation backs up a seat-order vector of the mover's relative values: they sum alike
+    assert compiled.root_value().sum() == pytest.approx(relative.sum())
+
+
+def _last_choice(game, seed: int):
+    """A compiled position where some legal move ends the game."""
+    rng = np.random.default_rng(seed)
+    state, history = start_state(game, seed), []
+    while not state.done:
+        history.append(state.clone())
+        legal = np.flatnonzero(state.legal_action_mask())
+        state.apply(int(legal[rng.integers(legal.size)]))
+    for position in reversed(history):
+        legal = np.flatnonzero(position.legal_action_mask())
+        endings = {int(a): _after(position, a) for a in legal}
+        endings = {a: after for a, after in endings.items() if after.done}
+        if legal.size > 1 and endings:
+            return position, endings
+    raise AssertionError("no decision ends this game")
+
+
+def _after(position, action):
+    after = position.clone()
+    after.apply(int(action))
+    return after
+
+
+@pytest.mark.parametrize("name", [PERFECT_INFORMATION, GEM_MOUNTAIN])
+def test_terminal_values_are_the_games_returns(name):
+    game = envs.make_game(name)
+    position, endings = _last_choice(game, seed=2)
+    search = CompiledPUCTSearch(position, position.current_player, 60, np.random.default_rng(0))
+    run_searches([search], UniformEvaluator(game.num_players))  # zero value everywhere but the end
+    visits, means = search.visit_counts(), search.root_values()
+    assert all(visits[action] for action in endings)
+    for action, after in endings.items():
+        assert np.array_equal(means[action], np.asarray(after.returns(), dtype=np.float64))
+
+
+@pytest.mark.parametrize("value_mix,value_rollout", [(0.0, 0), (0.5, 3)])
+def test_resampling_what_the_seat_cannot_see_leaves_action_and_visits_unchanged(value_mix, value_rollout):
+    game = envs.make_game(GEM_MOUNTAIN, num_players=3)
+    evaluator = LinearEvaluator(game)
+    for k, state in enumerate(_choices(game, 3, seed=9)):
+        seat = state.current_player
+        twin = state.determinize(seat, np.random.default_rng(40 + k))  # other hidden tiles, other dice
+        results = []
+        for position in (state, twin):
+            agent = AZAgent(
+                seed=3, sims=16, value_mix=value_mix, value_rollout=value_rollout, evaluator=evaluator
+            )
+            search = agent.search(SeatView(position, seat))
+            assert isinstance(search, CompiledPUCTSearch)
+            results.append((search.best_action(seat), search.visit_counts().tolist()))
+        assert results[0] == results[1], f"position {k}"
+
+
+def test_batched_leaves_get_the_priors_and_values_of_one_at_a_time():
+    game = envs.make_game(GEM_MOUNTAIN)
+    evaluator = LinearEvaluator(game)
+    states = [CompiledState.of(s) for s in _choices(game, 2, seed=12)]
+
+    def make(state, seed):
+        return CompiledPUCTSearch(
+            state, state.current_player, 24, np.random.default_rng(seed), search_batch=4
+        )
+
+    alone = []
+    for i, state in enumerate(states):
+        search = make(state, i)
+        run_searches([search], evaluator)
+        alone.append((search.visit_counts().tolist(), search.root_value().tolist()))
+    together = [make(s, i) for i, s in enumerate(states)]
+    run_searches(together, evaluator)  # one evaluator call per round for every search's leaves
+    assert [(s.visit_counts().tolist(), s.root_value().tolist()) for s in together] == alone
+
+
+def test_the_az_bot_searches_compiled_unless_told_python_and_says_so():
+    game = envs.make_game(GEM_MOUNTAIN)
+    state = _choices(game, 1, seed=13)[0]
+    view = SeatView(state, state.current_player)
+    assert isinstance(AZAgent(seed=0, sims=4, uniform=True).search(view), CompiledPUCTSearch)
+    python = make_agent("az:uniform=true,sims=4,backend=python", seed=0)
+    assert type(python.search(view)) is PUCTSearch and "backend=python" in python.describe()
+    assert "backend" not in make_agent("az:uniform=true,sims=4", seed=0).describe()
+    with pytest.raises(ValueError, match="backend must be one of"):
+        make_agent("az:uniform=true,backend=gpu")
+
+
+def test_backend_compiled_on_a_game_without_a_kernel_is_refused():
+    from tests.core.toy_game import HighCardGame
+
+    state = HighCardGame(num_players=2).new_initial_state(0)
+    agent = AZAgent(seed=0, sims=4, uniform=True, backend="compiled")
+    with pytest.raises(ValueError, match="has no compiled search; use backend=python"):
+        agent.act(observation_dict(state, state.current_player), SeatView(state, state.current_player))
+    assert type(AZAgent(seed=0, sims=4, uniform=True).search(SeatView(state, 0))) is PUCTSearch
+
+
+@pytest.mark.parametrize("players", [2, 5])
+@pytest.mark.parametrize("backend", ["compiled", "python"])
+def test_az_plays_only_legal_moves_through_the_aec_env(players, backend):
+    env = envs.make(GEM_MOUNTAIN, num_players=players)
+    env.reset(seed=players)
+    agents = {
+        name: AZAgent(seed=i, sims=4, uniform=True, value_mix=0.5, backend=backend)
+        for i, name in enumerate(env.agents)
+    }
+    for step, name in enumerate(env.agent_iter()):
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated or step >= 40:
+            break
+        seat = env.game_state.current_player
+        action = agents[name].act(observation, SeatView(env.game_state, seat))
+        assert observation["action_mask"][action], f"illegal {action} at step {step}"
+        env.step(action)
+
+
+def test_a_kernel_without_its_rules_estimate_keeps_the_reference_when_the_estimate_is_blended(monkeypatch):
+    from meeplezoo.agents.compiled import uct
+
+    game = envs.make_game(GEM_MOUNTAIN)
+    state = _choices(game, 1, seed=14)[0]
+    view = SeatView(state, state.current_player)
+    monkeypatch.setattr(uct, "scores_as_the_reference", lambda kernel: False)
+    assert type(AZAgent(seed=0, sims=4, uniform=True, value_mix=0.5).search(view)) is PUCTSearch
+    assert isinstance(AZAgent(seed=0, sims=4, uniform=True).search(view), CompiledPUCTSearch)
+    with pytest.raises(ValueError, match="has no estimate for value_mix=0.5"):
+        CompiledPUCTSearch(CompiledState.of(state), 0, 4, np.random.default_rng(0), value_mix=0.5)
