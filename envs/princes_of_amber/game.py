@@ -151,6 +151,7 @@ class AmberGame(Game):
         rules_page="seeds/princes_of_amber.md",
     )
     options: ClassVar[dict] = OPTIONS
+    kernel = "meeplezoo.envs.princes_of_amber.kernel.spec:KERNEL"  # compiled by default (backend="python": these rules)
     test_configs: ClassVar[list[dict]] = [
         {"num_players": 3},
         {"num_players": 4, "prompt_only_if_playable": True, "amber_defenders": "leader_only"},

@@ -19,7 +19,7 @@ The state's methods are grouped by job: cards, dice and memories in
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -36,6 +36,7 @@ from meeplezoo.envs.princes_of_amber.cards import (
     EXILE,
     KING,
     NUM_ACTIONS,
+    NUM_KINDS,
     NUM_PRINCES,
     REGENT_POSTS,
     WIT,
@@ -45,6 +46,7 @@ from meeplezoo.envs.princes_of_amber.cards import (
 from meeplezoo.envs.princes_of_amber.frames import Frame, TargetPlayer, TargetPrince, Turn, plain
 from meeplezoo.envs.princes_of_amber.handlers import AUTOMATIC, DECISIONS
 from meeplezoo.envs.princes_of_amber.hands import HandsAndMemories
+from meeplezoo.envs.princes_of_amber.kernel import row_fields as row
 from meeplezoo.envs.princes_of_amber.position import ENTRY_CHECKS, check_position
 from meeplezoo.envs.princes_of_amber.throne import PrincesAndThrone
 
@@ -55,8 +57,9 @@ NOBODY_HAS_A_PRINCE = 10**6  # hand limit while a player has no prince (never ha
 
 
 # --------------------------------------------------------------------------- position dict
-def _listed(name: str, copy: str = "list") -> Field:
-    return saved(name, copy, to_json=plain, from_json=ENTRY_CHECKS[name])
+def _listed(name: str, copy: str = "list", **layout) -> Field:
+    """An entry saved as plain data; ``layout``: its shape in the compiled row (``kernel.row_fields``)."""
+    return saved(name, copy, to_json=plain, from_json=ENTRY_CHECKS[name], **layout)
 
 
 PRINCE_LISTS = ("hits", "alive", "controller", "role", "captured", "jailer", "armies", "amnesia")
@@ -97,34 +100,69 @@ class AmberState(HandsAndMemories, PrincesAndThrone, State):
     ``contest_totals``) is public and observed.
     """
 
+    # the compiled layout's dimensions (capacities that fit every configuration)
+    layout_dims: ClassVar[dict] = row.LAYOUT_DIMS
+
     fields = (
-        *(_listed(name) for name in PRINCE_LISTS),
-        _listed("psychic_hold"),
-        _listed("acted"),
-        *(_listed(name) for name in PLAYER_LISTS),
-        _listed("contest_totals"),
-        _listed("known_top"),
-        _listed("legal"),
-        _listed("known_hand", "lists"),
-        _listed("hands", "lists"),
-        Field("hand_kinds", "lists"),  # derived from the hands, rebuilt on load
-        *(saved(name, from_json=ENTRY_CHECKS[name]) for name in SCALARS),
+        *(_listed(name, shape=(NUM_PRINCES,)) for name in PRINCE_LISTS),
+        _listed("psychic_hold", shape=(NUM_PRINCES,)),
+        _listed("acted", shape=(NUM_PRINCES,)),
+        *(_listed(name, shape=("players",)) for name in PLAYER_LISTS),
+        _listed("contest_totals", shape=(2,)),
+        _listed("known_top", shape=("players", "seen"), fill=row.EMPTY),
+        _listed("legal", shape=("legal",), fill=row.EMPTY),
+        _listed(
+            "known_hand",
+            "lists",
+            shape=("players", "players", NUM_KINDS),
+            fill=row.EMPTY,
+            to_row=row.known_hand_to_row,
+            from_row=row.known_hand_from_row,
+        ),
+        _listed(
+            "hands",
+            "lists",
+            shape=(row.HAND_WORDS,),
+            fill=row.EMPTY,
+            to_row=row.hands_to_row,
+            from_row=row.hands_from_row,
+        ),
+        # derived from the hands, rebuilt on load (in the row too: the kernel keeps it in step)
+        Field("hand_kinds", "lists", shape=("players", NUM_KINDS)),
+        *(saved(name, from_json=ENTRY_CHECKS[name], shape=()) for name in SCALARS),
         # never changes after setup: shared
-        saved("attributes", to_json=plain, from_json=ENTRY_CHECKS["attributes"]),
+        saved("attributes", to_json=plain, from_json=ENTRY_CHECKS["attributes"], shape=(NUM_PRINCES, 5)),
         # the scripted dice: shared, never edited
-        saved("dice", to_json=plain, from_json=ENTRY_CHECKS["dice"]),
-        saved("deck", "copy", to_json=lambda deck, _state: deck.to_dict(), from_json=ENTRY_CHECKS["deck"]),
+        saved("dice", to_json=plain, from_json=ENTRY_CHECKS["dice"], shape=("dice",), to_row=row.dice_to_row),
+        saved(
+            "deck",
+            "copy",
+            to_json=lambda deck, _state: deck.to_dict(),
+            from_json=ENTRY_CHECKS["deck"],
+            shape=(row.DECK_WORDS,),
+            fill=row.EMPTY,
+            to_row=row.deck_to_row,
+            from_row=row.deck_from_row,
+        ),
         saved(
             "stack",
             "copies",
             to_json=lambda stack, _state: [frame.to_dict() for frame in stack],
             from_json=ENTRY_CHECKS["stack"],
+            shape=(row.STACK_CAPACITY, row.FRAME_WORDS),
+            fill=row.EMPTY,
+            to_row=row.stack_to_row,
+            from_row=row.stack_from_row,
         ),
         saved(
             "war",
             "copy_or_none",
             to_json=lambda war, _state: None if war is None else war.to_dict(),
             from_json=ENTRY_CHECKS["war"],
+            shape=(row.WAR_WORDS,),
+            fill=row.EMPTY,
+            to_row=row.war_to_row,
+            from_row=row.war_from_row,
         ),
         generator_field(),
     )
