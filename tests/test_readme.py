@@ -4,7 +4,10 @@ Its ```bash commands run grouped by section, each group in order in one
 temporary folder, and its ```python blocks as scripts, on tiny budgets
 (``tests/docs/extract.py``, the extractor the site's pages use too). The
 installing steps of the Quickstart are left out because this environment has
-the project installed already.
+the project installed already. A command that a page of the site runs too,
+budget aside (the Quickstart's, which Getting started runs before its "What
+next"), is left to that page's test (``tests/docs/test_pages.py``) rather
+than run twice.
 """
 
 from __future__ import annotations
@@ -16,23 +19,26 @@ import pytest
 from tests.docs.extract import (
     ROOT,
     commands,
+    first_runs,
     not_run_reason,
     python_blocks,
     run_commands,
     run_python,
+    runnable,
     shrink,
     without_install_steps,
 )
 
 README = ROOT / "README.md"
 MAX_LINES = 200
+SITE_RUNS = first_runs(sorted((ROOT / "docs").rglob("*.md")))  # what the site's page tests run
 
 
 def command_groups() -> list:
     """One test per README section: its commands run in order in one folder."""
     groups: dict[str, list] = {}
     for command in commands(README):
-        if not not_run_reason(command.text):
+        if not not_run_reason(command.text) and runnable(command) not in SITE_RUNS:
             groups.setdefault(command.block, []).append(command)
     return [
         pytest.param(group, id=re.sub(r"\W+", "_", block.lower()).strip("_"), marks=_marks(group))
@@ -52,6 +58,14 @@ def test_readme_commands_run(group, tmp_path):
 @pytest.mark.parametrize("block", [pytest.param(b, id=f"line_{b.line}") for b in python_blocks(README)])
 def test_readme_python_runs(block, tmp_path):
     run_python(block, tmp_path)
+
+
+def test_the_quickstart_runs_on_the_getting_started_page():
+    for command in commands(README):
+        if command.block == "Quickstart" and runnable(command).strip():
+            page = SITE_RUNS[runnable(command)]
+            assert page.text == command.text, f"{command.where} differs from {page.where}"
+            assert page.path.name == "getting-started.md"
 
 
 def test_every_readme_command_runs_something():

@@ -124,6 +124,22 @@ def not_run_reason(command: str) -> str | None:
     return None
 
 
+def runnable(command: Command) -> str:
+    """What the tests run for a command: no install steps, a tiny budget."""
+    return shrink(without_install_steps(command.text))
+
+
+def first_runs(pages: list[Path]) -> dict[str, Command]:
+    """Each runnable command, by what runs, with the first page (in the order given) that runs it:
+    a page that repeats it, budget aside, leaves it to that one instead of running it twice."""
+    first: dict[str, Command] = {}
+    for page in pages:
+        for command in commands(page):
+            if not not_run_reason(command.text) and runnable(command).strip():
+                first.setdefault(runnable(command), command)
+    return first
+
+
 def without_install_steps(command: str) -> str:
     """An install one-liner minus venv creation, activation and pip."""
     steps = [step.strip() for step in command.split("&&")]
@@ -143,6 +159,26 @@ TINY_AZ = (
 )
 
 
+# Each game's turn limit on a tiny budget: its games end within a few dozen moves, so a closing table,
+# a replay and its page (every move drawn) take seconds. The observation and action spaces are unchanged.
+TINY_GAME_LENGTH = {
+    "amethyst_amber": "max_main_turns=6",
+    "amoeba": "max_turns=6",
+    "gold_rush_gangs": "max_rounds=3",
+    "princes_of_amber": "max_turns=4",
+}
+GAME_COMMANDS = re.compile(r"^meeplezoo (arena|play|train) (\w+)")
+
+
+def _shrink_game_length(command: str) -> str:
+    """Commands that name a game play it with a short turn limit (a resumed run keeps its own)."""
+    named = GAME_COMMANDS.match(command)
+    game = named and re.sub(r"_v\d+$", "", named.group(2))
+    if game in TINY_GAME_LENGTH and "--algo az" not in command:
+        command += f" --config {TINY_GAME_LENGTH[game]}"
+    return command
+
+
 def _shrink_training(command: str) -> str:
     if "--backend rllib" in command:
         return command + f" --eval-games 2 --config {TINY_RLLIB}"
@@ -152,10 +188,14 @@ def _shrink_training(command: str) -> str:
 
 
 def shrink(command: str) -> str:
-    """The command on a tiny budget: fewer steps, games, simulations and repeats; the rest as written."""
+    """The command on a tiny budget: fewer steps, games, simulations, repeats and env-runner actors,
+    shorter games; the rest as written."""
     command = re.sub(r"--timesteps \d+", "--timesteps 128", command)
     command = re.sub(r"--games (\d+)", "--games 2", command)
     command = re.sub(r"sims=\d+", "sims=4", command)
+    # each remote env runner is one more Ray actor with its own imports: RLlib samples in its driver
+    command = re.sub(r"--num-env-runners \d+", "--num-env-runners 0", command)
+    command = _shrink_game_length(command)
     if command.startswith("meeplezoo train"):
         command = _shrink_training(command)
     if command.startswith("python -m meeplezoo.training.benchmark") and "--summary" not in command:
@@ -163,7 +203,9 @@ def shrink(command: str) -> str:
     if command.startswith("meeplezoo bench"):
         command += " --games floor --seconds 0.005"
     if command.startswith("python -m pytest"):
-        # the suite holds this test: run one quick file of it with the same options instead
+        # the suite holds this test: run one quick file of it with the same options instead, without
+        # the kernels' warm-up (tests/conftest.py), which that file does not need
+        command = "MEEPLEZOO_WARM=0 " + command
         command += f" {shlex.quote(str(ROOT / 'tests' / 'test_packaging.py'))} -k rules_pages"
     return command
 
@@ -175,6 +217,9 @@ TINY_CONSTANTS = {
     "EVAL_GAMES": "2",
     "ITERATIONS": "1",
     "NUM_ENVS": "2",
+    "EPOCHS": "1",
+    "STEPS_PER_EPOCH": "64",
+    "GAMES": "2",
 }
 
 
@@ -242,13 +287,13 @@ def run_server(command: str, cwd: Path) -> subprocess.CompletedProcess:
 def run_commands(group: list[Command], folder: Path) -> None:
     """Run a group's commands in order in one folder; fail naming the first that fails."""
     for command in group:
-        runnable = shrink(without_install_steps(command.text))
-        if not runnable.strip():
+        line = runnable(command)
+        if not line.strip():
             continue
-        run = run_server if runnable.startswith(SERVER_COMMANDS) else run_shell
-        result = run(runnable, folder)
+        run = run_server if line.startswith(SERVER_COMMANDS) else run_shell
+        result = run(line, folder)
         assert result.returncode == 0, (
-            f"{command.where} `{command.text}` (run as `{runnable}`) exited {result.returncode}\n"
+            f"{command.where} `{command.text}` (run as `{line}`) exited {result.returncode}\n"
             f"stdout tail:\n{result.stdout[-2000:]}\nstderr tail:\n{result.stderr[-3000:]}"
         )
 
