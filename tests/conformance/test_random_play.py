@@ -12,7 +12,7 @@ import pytest
 from tests.conformance.cases import CASE_IDS, CASES
 from tests.conformance.play import random_action, step_cap
 
-GAMES = int(os.environ.get("MEEPLEZOO_CONFORMANCE_GAMES", "200"))
+GAMES = int(os.environ.get("MEEPLEZOO_CONFORMANCE_GAMES", "100"))  # more: set the variable
 
 
 def check_final_position_round_trips(game, state):

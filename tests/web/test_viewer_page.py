@@ -16,7 +16,7 @@ from meeplezoo.cli import main
 from meeplezoo.envs.core.replay import replay_states
 from tests.web.helpers import hidden_seatings, page_data, random_replay, seatings
 
-SHORT = 30  # moves kept of each random game
+SHORT = 16  # moves kept of each random game (each position is drawn: the cost)
 
 
 @pytest.mark.parametrize(("name", "players"), seatings())
@@ -54,7 +54,7 @@ def test_final_position_shows_the_returns():
 @pytest.mark.parametrize(("name", "players"), hidden_seatings())
 def test_viewer_page_is_the_same_for_positions_the_viewer_cannot_tell_apart(name, players):
     viewer = players - 1
-    record = random_replay(name, players, seed=11 * players, max_moves=45)
+    record = random_replay(name, players, seed=11 * players, max_moves=30)
     data = page_data(viewer_html(record, viewer))
     frames = decode_frames(data["pictures"])
     assert f"Seen by player_{viewer}" in data["viewNote"]
