@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -62,11 +62,17 @@ def space_width(size: int = TEXT_SIZE) -> float:
     return max(font(size).getlength(" "), MIN_SPACE_EM * size)
 
 
+@lru_cache(maxsize=1 << 16)
+def word_width(word: str, size: int = TEXT_SIZE) -> float:
+    """Width in pixels of one word: FreeType measures it anew on every call,
+    and a picture measures the same few hundred words thousands of times."""
+    return font(size).getlength(word)
+
+
 def text_width(text: str, size: int = TEXT_SIZE) -> float:
     """Width in pixels of one line of ``text`` as :meth:`Canvas.text` draws it."""
     words = str(text).split(" ")
-    f = font(size)
-    return sum(f.getlength(w) for w in words) + space_width(size) * (len(words) - 1)
+    return sum(word_width(w, size) for w in words) + space_width(size) * (len(words) - 1)
 
 
 def line_height(size: int = TEXT_SIZE) -> int:
@@ -284,7 +290,7 @@ class Canvas:
         for word in text.split(" "):
             if word:
                 self.draw.text((left, y), word, fill=fill, font=f, anchor="l" + vertical)
-            left += f.getlength(word) + gap
+            left += word_width(word, size) + gap
         return total
 
     def _check_inside(self, wanted: str, drawn: str, y, vertical: str, size: int, edge_binds: bool) -> None:
