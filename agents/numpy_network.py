@@ -4,25 +4,30 @@ A search asks its network about one position (or a handful) at a time. At
 that size torch spends most of a call dispatching its thirty-odd operations,
 not computing them: numpy does the same arithmetic in a third of the time on
 a Gem Mountain board. This module mirrors :class:`AZNetwork`'s layers (symlog
-input, the board CNN or a flat body, the trunk, the per-cell or dense policy
-head, the squashed value) from the weights of an exported program.
-:func:`numpy_forward` checks the result against the program itself before a
-search may use it, so a network of another shape keeps torch's forward.
+input, the board CNN, its first layer from the nonzero inputs alone, or a
+flat body, the trunk, the per-cell or dense policy head, the squashed value)
+from the weights of an exported program (:func:`numpy_forward`) or of a live
+network (:func:`numpy_twin`, self-play's). Both check the result against
+torch's own forward before a search may use it, so a network of another
+shape keeps torch's.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from meeplezoo.agents.sparse_conv import SparseSymlogConv3x3
+
 # the largest gap to torch's own forward that still counts as the same network:
 # float32 sums in another order differ by about 1e-6
 AGREEMENT = 1e-4
-# Past this many multiply-adds in one call, torch's convolution kernels win
-# over their fixed dispatch cost. Measured on one core with the shipped
-# networks, the two cross between 14 and 24 million (4 positions a call on
-# Amoeba's 24x24 board, 5-7 on the 19x19 ones, about 18 on Gem Mountain's
-# 6x6); below 12 million numpy was the faster on every one.
-MOST_MULTIPLY_ADDS_PER_CALL = 12_000_000
+# Past this many multiply-adds in one call (the first layer, computed from the
+# nonzero inputs alone, not counted), torch's convolution kernels win over
+# their fixed dispatch cost. Measured on one core with the shipped networks,
+# the two cross between 16 and 64 million: about 40 (Amethyst and Amber's and
+# Gold Rush Gangs' 1.3 million a position, 32 positions a call), later on Gem
+# Mountain's small board (numpy still half torch's time at 128 positions).
+MOST_MULTIPLY_ADDS_PER_CALL = 32_000_000
 
 
 def symlog(x: np.ndarray) -> np.ndarray:
@@ -79,7 +84,9 @@ class NumpyNetwork:
         if self.cnn:
             self.planes, self.rows, self.cols = (int(v) for v in planes)
             self.board = self.planes * self.rows * self.cols
-            self.conv_in = Conv3x3(weights["body.conv_in.weight"], weights["body.conv_in.bias"])
+            self.conv_in = SparseSymlogConv3x3(
+                weights["body.conv_in.weight"], weights["body.conv_in.bias"], self.rows, self.cols
+            )
             self.conv_mid = Conv3x3(weights["body.convs.1.weight"], weights["body.convs.1.bias"])
             self.squeeze = (weights["body.convs.3.weight"][:, :, 0, 0], weights["body.convs.3.bias"])
             self.has_globals = "body.global_bias.weight" in weights
@@ -101,7 +108,6 @@ class NumpyNetwork:
         self.multiply_adds = sum(weight.size for weight, _ in self.layers())
         if self.cnn:
             cells = self.rows * self.cols
-            self.multiply_adds += self.conv_in.multiply_adds(self.rows, self.cols)
             self.multiply_adds += self.conv_mid.multiply_adds(self.rows, self.cols)
             self.multiply_adds += cells * (
                 self.squeeze[0].size + (self.cell_score[0].size if self.per_cell else 0)
@@ -120,12 +126,12 @@ class NumpyNetwork:
 
     def __call__(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         batch = observations.shape[0]
-        x = symlog(np.asarray(observations, dtype=np.float32).reshape(batch, -1))
+        raw = np.asarray(observations, dtype=np.float32).reshape(batch, -1)
         cell_maps = None
         if self.cnn:
-            features, cell_maps = self.board_features(x)
+            features, cell_maps = self.board_features(raw)
         else:
-            features = x
+            features = symlog(raw)
         hidden = relu(affine(features, self.trunk))
         if self.per_cell:
             score_weight, score_bias = self.cell_score
@@ -136,13 +142,14 @@ class NumpyNetwork:
         values = self.value_mid + self.value_half * np.tanh(affine(hidden, self.value))
         return logits, values
 
-    def board_features(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The board CNN: (features as the trunk reads them, the per-cell maps
-        as (batch, channels, cells) for the per-cell policy head)."""
-        batch = x.shape[0]
-        h = self.conv_in(x[:, : self.board].reshape(batch, self.planes, self.rows, self.cols))
+    def board_features(self, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The board CNN over raw observations (the first layer symlogs the
+        board's nonzero entries itself): (features as the trunk reads them,
+        the per-cell maps as (batch, channels, cells) for the per-cell policy head)."""
+        batch = raw.shape[0]
+        h = self.conv_in(raw[:, : self.board])
         if self.has_globals:
-            globals_ = x[:, self.board :]
+            globals_ = symlog(raw[:, self.board :])
             h += affine(globals_, self.global_bias)[:, :, None, None]
         h = relu(self.conv_mid(relu(h)))
         squeeze_weight, squeeze_bias = self.squeeze
@@ -166,13 +173,26 @@ def numpy_forward(program, module, meta: dict, game):
     """The numpy forward of an exported :class:`AZNetwork`, or None when the
     file holds another network (a PPO policy written for the search) or the
     numpy forward does not give the program's own answers on probe inputs."""
-    body = meta.get("network", {}).get("body")
+    weights = {name: tensor.detach().numpy() for name, tensor in program.state_dict.items()}
+    constants = {name: tensor.detach().numpy() for name, tensor in program.constants.items()}
+    return checked_network(weights, constants, meta.get("network", {}).get("body"), module, game)
+
+
+def numpy_twin(net, game):
+    """The numpy forward of a live :class:`AZNetwork` (a self-play worker's
+    copy, its weights as they are now), or None where it does not agree."""
+    weights = {name: tensor.detach().numpy().copy() for name, tensor in net.state_dict().items()}
+    constants = {name: tensor.detach().numpy().copy() for name, tensor in net.named_buffers()}
+    return checked_network(weights, constants, net.spec.get("body"), net, game)
+
+
+def checked_network(weights: dict, constants: dict, body, module, game):
+    """A :class:`NumpyNetwork` of these weights if it gives ``module``'s own
+    answers on probe observations, else None."""
     if body not in ("cnn", "mlp"):
         return None
     import torch
 
-    weights = {name: tensor.detach().numpy() for name, tensor in program.state_dict.items()}
-    constants = {name: tensor.detach().numpy() for name, tensor in program.constants.items()}
     try:
         network = NumpyNetwork(weights, constants, body, game.observation_planes)
         probes = probe_observations(game)

@@ -17,7 +17,9 @@ from meeplezoo import envs  # noqa: E402
 from meeplezoo.agents import numpy_network  # noqa: E402
 from meeplezoo.agents.az import load_network, read_network_file  # noqa: E402
 from meeplezoo.agents.numpy_network import AGREEMENT, MOST_MULTIPLY_ADDS_PER_CALL, numpy_forward  # noqa: E402
+from meeplezoo.agents.sparse_conv import SparseSymlogConv3x3  # noqa: E402
 from meeplezoo.training.az.network import AZNetwork, TorchEvaluator, export_network  # noqa: E402
+from meeplezoo.training.features import symlog as torch_symlog  # noqa: E402
 from tests.agents.helpers import random_positions  # noqa: E402
 
 # a board CNN with the per-cell policy head, one with a dense head, a flat body
@@ -114,3 +116,44 @@ def test_convolution_matches_torch_on_an_uneven_board():
     )
     got = numpy_network.Conv3x3(weight, bias)(boards)
     np.testing.assert_allclose(got, want.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_the_first_layer_from_nonzero_inputs_matches_torch_over_symlog():
+    """Mostly-zero boards with negative and large entries, on an uneven board:
+    the sparse first layer equals torch's convolution of the symlogged board."""
+    generator = np.random.default_rng(1)
+    weight = generator.normal(size=(6, 4, 3, 3)).astype(np.float32)
+    bias = generator.normal(size=6).astype(np.float32)
+    values = np.round(generator.normal(scale=20, size=(3, 4, 5, 7)))
+    boards = (values * (generator.random(values.shape) < 0.15)).astype(np.float32)
+    boards[0, :, 0, 0] = 100.0  # a corner, every plane
+    want = torch.nn.functional.conv2d(
+        torch_symlog(torch.as_tensor(boards)), torch.as_tensor(weight), torch.as_tensor(bias), padding=1
+    )
+    got = SparseSymlogConv3x3(weight, bias, 5, 7)(boards.reshape(3, -1))
+    np.testing.assert_allclose(got, want.numpy(), rtol=1e-5, atol=1e-5)
+    empty = SparseSymlogConv3x3(weight, bias, 5, 7)(np.zeros((1, 4 * 5 * 7), np.float32))
+    np.testing.assert_array_equal(empty, np.broadcast_to(bias.reshape(1, 6, 1, 1), (1, 6, 5, 7)))
+
+
+@pytest.mark.parametrize("name", BODIES)
+def test_self_play_evaluator_answers_as_its_live_network(name):
+    """A self-play worker's evaluator answers as its live network, in numpy
+    as in torch, and keeps the weights it was made with (a worker makes a new
+    one for new weights)."""
+    game = envs.make_game(name)
+    torch.manual_seed(7)
+    net = AZNetwork(game, hidden=16, channels=4)
+    for parameter in net.parameters():
+        torch.nn.init.normal_(parameter, std=0.3)
+    observations, masks = positions_of(game, 5)
+    plain, twinned = TorchEvaluator(net), TorchEvaluator(net, game)
+    assert twinned.numpy_network is not None
+    for ours, theirs in zip(twinned.evaluate(observations, masks), plain.evaluate(observations, masks)):
+        np.testing.assert_allclose(ours, theirs, rtol=AGREEMENT, atol=AGREEMENT)
+    with torch.no_grad():
+        net.value.bias += 0.5
+    _, before = twinned.evaluate(observations, masks)
+    _, after = TorchEvaluator(net, game).evaluate(observations, masks)
+    np.testing.assert_allclose(before, theirs, rtol=AGREEMENT, atol=AGREEMENT)
+    assert not np.allclose(after, before)

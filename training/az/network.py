@@ -134,17 +134,25 @@ def save_program(program, path: Path, meta: dict) -> None:
 
 class TorchEvaluator:
     """An :class:`AZNetwork` in this process as the search's evaluator (the
-    self-play workers' own copy, updated with each published set of weights)."""
+    self-play workers' own copy, updated with each published set of weights).
+    Given the game, the batches that numpy answers sooner go to the
+    network's numpy twin (:func:`~meeplezoo.agents.numpy_network.numpy_twin`),
+    as they do in the ``az`` agent."""
 
-    def __init__(self, net: AZNetwork) -> None:
+    def __init__(self, net: AZNetwork, game=None) -> None:
+        from meeplezoo.agents.numpy_network import numpy_twin
+
         self.net = net.eval()
         self.num_players = net.value.out_features
+        self.numpy_network = numpy_twin(self.net, game) if game is not None else None
 
     def evaluate(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         from meeplezoo.agents.az import softmax_masked
 
-        with torch.inference_mode():
-            logits, values = self.net(torch.as_tensor(np.asarray(observations, dtype=np.float32)))
-        return softmax_masked(logits.numpy(), np.asarray(masks, dtype=bool)), values.numpy().astype(
-            np.float64
-        )
+        observations = np.asarray(observations, dtype=np.float32)
+        if self.numpy_network is not None and self.numpy_network.suits(observations):
+            logits, values = self.numpy_network(observations)
+        else:
+            with torch.inference_mode():
+                logits, values = (out.numpy() for out in self.net(torch.as_tensor(observations)))
+        return softmax_masked(logits, np.asarray(masks, dtype=bool)), values.astype(np.float64)

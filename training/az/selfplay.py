@@ -208,6 +208,8 @@ def weights_bytes(net) -> bytes:
 
 
 def _worker_network(game, spec: dict, weights: bytes, threads: int):
+    """This worker's evaluator of ``weights``: the network is built once per
+    game and shape, its weights (and numpy twin) renewed when they change."""
     import torch
 
     from meeplezoo.training.az.network import AZNetwork, TorchEvaluator
@@ -215,13 +217,17 @@ def _worker_network(game, spec: dict, weights: bytes, threads: int):
     key = (game.info.name, tuple(sorted(game.config.items())), tuple(sorted(spec.items())))
     cached = _WORKER_CACHE.get("net")
     if cached is None or cached[0] != key:
+        from threadpoolctl import threadpool_limits
+
         torch.set_num_threads(max(1, int(threads)))
-        cached = (key, AZNetwork(game, **spec), None)
-    net = cached[1]
-    if cached[2] != hash(weights):
+        threadpool_limits(max(1, int(threads)), user_api="blas")  # the numpy twin's matrix products
+        cached = (key, AZNetwork(game, **spec), None, None)
+    key, net, loaded, evaluator = cached
+    if loaded != hash(weights):
         net.load_state_dict(torch.load(io.BytesIO(weights), weights_only=True))
-    _WORKER_CACHE["net"] = (key, net, hash(weights))
-    return TorchEvaluator(net)
+        evaluator = TorchEvaluator(net, game)
+    _WORKER_CACHE["net"] = (key, net, hash(weights), evaluator)
+    return evaluator
 
 
 def play_task(task: tuple) -> list[GameRecord]:
