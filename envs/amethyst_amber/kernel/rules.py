@@ -7,6 +7,10 @@ the reference's do (``ROT_ACTION`` turns them).
 Every function takes ``state`` (the int64 row of
 :func:`~meeplezoo.envs.core.compiled.layout.layout_of`) and ``game``
 (``kernel.game_row.game_row(game)``).
+
+The helpers under ``legal_mask`` and ``apply_action`` are inlined
+(``inline="always"``): a numba call that passes the row pays reference
+counting on each array, which cost more than most of these helpers do.
 """
 
 from __future__ import annotations
@@ -16,7 +20,6 @@ import numpy as np
 from meeplezoo.envs.amethyst_amber.actions import (
     NUM_DIRECTIONS,
     NUM_HEXES,
-    NUM_TRIANGLES,
     ActionBlock,
     Phase,
     Substep,
@@ -24,14 +27,16 @@ from meeplezoo.envs.amethyst_amber.actions import (
 from meeplezoo.envs.amethyst_amber.board import NEUTRAL
 from meeplezoo.envs.amethyst_amber.kernel import slots as S
 from meeplezoo.envs.amethyst_amber.kernel.pieces import (
-    MOST_IN_GROUP,
+    brick_triangles,
     can_move,
     clear_bit,
+    contains,
     destinations,
-    lowest_bit,
     placeable,
-    read_owners,
+    read_defence,
     set_bit,
+    trailing_zeros,
+    without,
 )
 from meeplezoo.envs.core.compiled import pcg64
 from meeplezoo.envs.core.compiled.jit import njit
@@ -86,7 +91,7 @@ def new_game(state, game, seed):
         start_turn(state, game)
 
 
-@njit
+@njit(inline="always")
 def is_done(state):
     """The game is won or cut short."""
     return state[S.TERMINAL] != 0 or state[S.TRUNCATED] != 0
@@ -125,7 +130,7 @@ def returns(state, game, out):
 
 
 # ------------------------------------------------------------------ lists in the row
-@njit
+@njit(inline="always")
 def list_length(state, at, capacity):
     """Entries of the list at ``at`` (it ends at its first -1)."""
     for k in range(capacity):
@@ -134,7 +139,7 @@ def list_length(state, at, capacity):
     return capacity
 
 
-@njit
+@njit(inline="always")
 def list_remove(state, at, capacity, value):
     """``list.remove(value)``: the first ``value`` goes, the rest move up."""
     length = list_length(state, at, capacity)
@@ -146,7 +151,7 @@ def list_remove(state, at, capacity, value):
             state[at + k] = state[at + k + 1] if k + 1 < length else -1
 
 
-@njit
+@njit(inline="always")
 def has_room(state, game, seat):
     """``_has_available``: seat has a placed resource with room for a prisoner."""
     for k in range(S.MOST_RESOURCES):
@@ -158,28 +163,27 @@ def has_room(state, game, seat):
     return False
 
 
-@njit
-def scratch_rows(state):
-    """One allocation cut in four: the triangles' owners (read from the
-    row), the fills' list, their marks (all clear) and a group being counted."""
-    words = np.empty(3 * NUM_TRIANGLES + 1 + MOST_IN_GROUP, dtype=np.int64)
-    owners = words[:NUM_TRIANGLES]
-    read_owners(state, owners)
-    seen = words[NUM_TRIANGLES : 2 * NUM_TRIANGLES]
-    seen[:] = 0
-    scratch = words[2 * NUM_TRIANGLES : 3 * NUM_TRIANGLES + 1]
-    return owners, scratch, seen, words[3 * NUM_TRIANGLES + 1 :]
-
-
 # ------------------------------------------------------------------ the mask
-@njit
+@njit(inline="always")
 def mark(mask, turned, action):
     """Set ``action`` (absolute frame) in the acting seat's frame; counts one."""
     mask[S.ROT_ACTION[action] if turned else action] = True
     return 1
 
 
-@njit
+@njit(inline="always")
+def mark_triangles(mask, turned, block, triangles):
+    """Mark ``block + t`` for each triangle t of the set ``triangles``; returns how many."""
+    found = 0
+    for k in range(2):
+        word = triangles[k]
+        while word != 0:
+            found += mark(mask, turned, block + S.TRI_WORD_BITS * k + trailing_zeros(word))
+            word &= word - 1
+    return found
+
+
+@njit(inline="always")
 def mark_resource_places(state, game, seat, turned, mask):
     """place_resource (forced): a resource in hand goes on a free green."""
     found = 0
@@ -193,7 +197,7 @@ def mark_resource_places(state, game, seat, turned, mask):
     return found
 
 
-@njit
+@njit(inline="always")
 def mark_attacker_entries(state, seat, turned, mask):
     """place_attacker: a reserve attacker enters on a free own blue hex."""
     found = 0
@@ -206,10 +210,11 @@ def mark_attacker_entries(state, seat, turned, mask):
     return found
 
 
-@njit
-def mark_steps(state, game, seat, owners, turned, mask):
+@njit(inline="always")
+def mark_steps(state, game, seat, walls, turned, mask):
     """step: an attacker moves (or captures) one hex over, unless an enemy
-    wall closes the gate, its own piece stands there, or a prisoner has nowhere to go."""
+    wall (``walls``: the enemy's defenders) closes the gate, its own piece
+    stands there, or a prisoner has nowhere to go."""
     opponent = 1 - seat
     room = -1  # has_room, found when first needed
     base = S.ATTACKER_HEXES + seat * S.MOST_ATTACKERS
@@ -220,7 +225,7 @@ def mark_steps(state, game, seat, owners, turned, mask):
             break
         for d in range(NUM_DIRECTIONS):
             n = S.STEP_TO[h, d]
-            if n < 0 or (owners[S.GATE[h, d, 0]] == opponent and owners[S.GATE[h, d, 1]] == opponent):
+            if n < 0 or (contains(walls, S.GATE[h, d, 0]) and contains(walls, S.GATE[h, d, 1])):
                 continue
             owner = state[S.ATTACKER_AT + n]
             if owner == seat or (owner < 0 and state[S.RESOURCE_AT + n] == seat):
@@ -234,61 +239,63 @@ def mark_steps(state, game, seat, owners, turned, mask):
     return found
 
 
-@njit
-def mark_selectable(state, game, seat, owners, turned, mask, scratch, seen, group):
+@njit(inline="always")
+def unmoved(state, defence):
+    """The acting seat's defenders not moved this turn."""
+    return without(defence.own, brick_triangles(state, S.MOVED_DEFENDERS))
+
+
+@njit(inline="always")
+def mark_selectable(state, defence, turned, mask):
     """select: own defenders (not moved this turn) with a legal destination."""
     found = 0
-    at = S.DEFENDER_BITS + seat * S.WORDS
-    for k in range(S.WORDS):
-        word = state[at + k] & ~state[S.MOVED_DEFENDERS + k]
+    candidates = unmoved(state, defence)
+    for k in range(2):
+        word = candidates[k]
         while word != 0:
-            bit = lowest_bit(word)
-            word ^= S.BIT[bit]
-            t = S.BRICK_TRI[64 * k + bit]
-            if can_move(owners, game, seat, t, scratch, seen, group):
+            t = S.TRI_WORD_BITS * k + trailing_zeros(word)
+            word &= word - 1
+            if can_move(defence, t):
                 found += mark(mask, turned, SELECT + t)
     return found
 
 
-@njit
-def any_movable(state, game, seat, owners, scratch, seen, group):
+@njit(inline="always")
+def any_movable(state, defence):
     """Whether an own defender not moved this turn has a legal destination."""
-    at = S.DEFENDER_BITS + seat * S.WORDS
-    for k in range(S.WORDS):
-        word = state[at + k] & ~state[S.MOVED_DEFENDERS + k]
+    candidates = unmoved(state, defence)
+    for k in range(2):
+        word = candidates[k]
         while word != 0:
-            bit = lowest_bit(word)
-            word ^= S.BIT[bit]
-            if can_move(owners, game, seat, S.BRICK_TRI[64 * k + bit], scratch, seen, group):
+            if can_move(defence, S.TRI_WORD_BITS * k + trailing_zeros(word)):
                 return True
+            word &= word - 1
     return False
 
 
-@njit
-def mark_legal(state, game, mask, owners, scratch, seen, group):
+@njit(inline="always")
+def mark_legal(state, game, mask):
     """The legal actions of the situation (before the fallback pass); returns how many."""
     seat = state[S.ACTING_SEAT]
     turned = seat == 1 and game[S.G_RELATIVE_FRAME] != 0
     substep = state[S.SUBSTEP]
+    defence = read_defence(state, game, seat)
     found = 0
     if substep == CHOOSE_DESTINATION:
         selected = state[S.SELECTED]
-        if selected >= 0 and owners[selected] == seat:
-            for k in range(destinations(owners, game, seat, selected, scratch, seen, group)):
-                found += mark(mask, turned, DESTINATION + scratch[k])
+        if selected >= 0 and contains(defence.own, selected):
+            found = mark_triangles(mask, turned, DESTINATION, destinations(defence, selected))
     elif state[S.PHASE] == PLACEMENT:
-        for t in range(NUM_TRIANGLES):
-            if placeable(owners, game, seat, t, group):
-                found += mark(mask, turned, PLACE_DEFENDER + t)
+        found = mark_triangles(mask, turned, PLACE_DEFENDER, placeable(defence))
     elif substep == CONTINUE:
-        found = mark_selectable(state, game, seat, owners, turned, mask, scratch, seen, group)
+        found = mark_selectable(state, defence, turned, mask)
         found += mark(mask, False, END_DEFENDER_MOVES)
     else:
         found = mark_resource_places(state, game, seat, turned, mask)
         if found == 0:  # placing a resource in hand is forced
-            found = mark_selectable(state, game, seat, owners, turned, mask, scratch, seen, group)
+            found = mark_selectable(state, defence, turned, mask)
             found += mark_attacker_entries(state, seat, turned, mask)
-            found += mark_steps(state, game, seat, owners, turned, mask)
+            found += mark_steps(state, game, seat, defence.enemy, turned, mask)
     return found
 
 
@@ -298,8 +305,7 @@ def legal_mask(state, game, mask):
     mask[:] = False
     if is_done(state):
         return
-    owners, scratch, seen, group = scratch_rows(state)
-    if mark_legal(state, game, mask, owners, scratch, seen, group) == 0:
+    if mark_legal(state, game, mask) == 0:
         mask[PASS] = True
 
 
@@ -334,7 +340,7 @@ def apply_action(state, game, action):
         end_turn(state, game)
 
 
-@njit
+@njit(inline="always")
 def move_selected(state, game, seat, target):
     """``_move_selected``: the selected defender goes to ``target``; the turn
     goes on while another unmoved defender can move and moves are left."""
@@ -347,14 +353,13 @@ def move_selected(state, game, seat, target):
     if state[S.MOVES_THIS_TURN] >= game[S.G_MAX_MOVES]:
         end_turn(state, game)
         return
-    owners, scratch, seen, group = scratch_rows(state)
-    if any_movable(state, game, seat, owners, scratch, seen, group):
+    if any_movable(state, read_defence(state, game, seat)):
         state[S.SUBSTEP] = CONTINUE
     else:
         end_turn(state, game)  # no unmoved defender can move: stopping is the only answer
 
 
-@njit
+@njit(inline="always")
 def place_attacker(state, seat, hex_index):
     state[S.ATTACKER_AT + hex_index] = seat
     base = S.ATTACKER_HEXES + seat * S.MOST_ATTACKERS
@@ -363,7 +368,7 @@ def place_attacker(state, seat, hex_index):
     state[S.RESERVE + seat] -= 1
 
 
-@njit
+@njit(inline="always")
 def place_resource(state, seat, hex_index):
     state[S.RESOURCE_AT + hex_index] = seat
     state[S.PRISONERS_UNDER + hex_index] = 0
@@ -373,12 +378,12 @@ def place_resource(state, seat, hex_index):
     state[S.PLACED + seat] += 1
 
 
-@njit
+@njit(inline="always")
 def toggle_bit(state, at, brick):
     state[at + (brick >> 6)] ^= S.BIT[brick & 63]
 
 
-@njit
+@njit(inline="always")
 def step(state, game, seat, hex_index, direction):
     """``_step``: the attacker on ``hex_index`` steps in ``direction``, taking what stands there."""
     n = S.STEP_TO[hex_index, direction]
@@ -405,7 +410,7 @@ def step(state, game, seat, hex_index, direction):
             break
 
 
-@njit
+@njit(inline="always")
 def take_resource(state, seat, hex_index):
     """``_take_resource``: to seat's hand; an enemy one frees seat's prisoners under it."""
     owner = state[S.RESOURCE_AT + hex_index]
@@ -419,7 +424,7 @@ def take_resource(state, seat, hex_index):
     state[S.HAND + seat] += 1
 
 
-@njit
+@njit(inline="always")
 def after_placement(state, game, seat):
     """Placement turns alternate while both seats have defenders to place; then the main phase."""
     if state[S.UNPLACED] <= 0 and state[S.UNPLACED + 1] <= 0:
@@ -430,7 +435,7 @@ def after_placement(state, game, seat):
         state[S.ACTING_SEAT] = 1 - seat
 
 
-@njit
+@njit(inline="always")
 def end_turn(state, game):
     if state[S.PHASE] == MAIN:
         state[S.MAIN_TURNS] += 1
@@ -442,7 +447,7 @@ def end_turn(state, game):
     start_turn(state, game)
 
 
-@njit
+@njit(inline="always")
 def start_turn(state, game):
     """Win check, then the turn limit, at the start of a main turn."""
     if state[S.PHASE] != MAIN or state[S.SUBSTEP] != TURN_START:

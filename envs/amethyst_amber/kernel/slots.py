@@ -112,6 +112,27 @@ GREEN = np.array(_BOARD.green, dtype=np.int64)
 NEAREST = np.array(_BOARD.nearest_order, dtype=np.int64)  # [captor, capture hex]: greens, nearest first
 HEX_DISTANCE = np.array(_GEO.hexes.distance, dtype=np.int64)
 ROT_ACTION = np.array(_BOARD.rot_action, dtype=np.int64)  # an action in the other frame
+
+
+# --- triangle sets: the defender rules' bitboards -------------------------------------------
+# A set of triangles is two int64 words of TRI_WORD_BITS bits (triangle t is bit t % 60 of
+# word t // 60): the sign bit stays clear, and a neighbour is one table lookup.
+TRI_WORD_BITS = 60
+if NUM_TRIANGLES > 2 * TRI_WORD_BITS:
+    raise RuntimeError("amethyst_amber kernel: the triangles do not fit two words of a triangle set")
+
+
+def _tri_set(triangles) -> np.ndarray:
+    """The two words of a triangle set holding ``triangles``."""
+    words = np.zeros(2, dtype=np.int64)
+    for t in triangles:
+        words[t // TRI_WORD_BITS] |= np.int64(1) << np.int64(t % TRI_WORD_BITS)
+    return words
+
+
+TRI_SINGLE = np.array([_tri_set([t]) for t in range(NUM_TRIANGLES)])  # [t]: the set {t}
+TRI_NEIGHBOUR_SET = np.array([_tri_set(u for u in TRI_NEIGHBOURS[t] if u >= 0) for t in range(NUM_TRIANGLES)])
+BLACK_SET = _tri_set(np.flatnonzero(IS_BLACK))
 if not (
     len(_GEO.bits_to_tris(sum(1 << b for b in _BOARD.tri_brick))) == NUM_TRIANGLES and CELLS <= 64 * WORDS
 ):

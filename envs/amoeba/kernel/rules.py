@@ -15,9 +15,7 @@ from meeplezoo.envs.amoeba.kernel import slots as S
 from meeplezoo.envs.amoeba.kernel.split import commit_top, new_plan, plan_top
 from meeplezoo.envs.amoeba.kernel.table import (
     amoeba_at,
-    count_placements,
-    fits,
-    frontier,
+    fitting_anchors,
     ground_fits,
     oriented,
     piece_slot,
@@ -30,31 +28,31 @@ from meeplezoo.envs.core.compiled.jit import njit
 ONE = np.int64(1)  # an int64 bound: a plain int would compile the generator's draw once more
 
 
-@njit
+@njit(inline="always")
 def is_done(state):
     """The game is over or cut short."""
     return state[S.TERMINAL] != 0 or state[S.TRUNCATED] != 0
 
 
-@njit
+@njit(inline="always")
 def current_player(state):
     """The seat to move, -1 once the game is over or cut short."""
     return -1 if is_done(state) else state[S.MOVER]
 
 
-@njit
+@njit(inline="always")
 def is_terminal(state):
     """The tiles or the nuclei ran out."""
     return state[S.TERMINAL] != 0
 
 
-@njit
+@njit(inline="always")
 def is_truncated(state):
     """The turn limit was reached before the end."""
     return state[S.TRUNCATED] != 0 and state[S.TERMINAL] == 0
 
 
-@njit
+@njit(inline="always")
 def hand_length(state, seat):
     for slot in range(S.HAND_SLOTS):
         if state[S.HANDS + seat * S.HAND_SLOTS + slot] < 0:
@@ -62,7 +60,7 @@ def hand_length(state, seat):
     return S.HAND_SLOTS
 
 
-@njit
+@njit(inline="always")
 def pile_length(state):
     for k in range(S.TILES):
         if state[S.PILE + k] < 0:
@@ -70,18 +68,18 @@ def pile_length(state):
     return S.TILES
 
 
-@njit
+@njit(inline="always")
 def may_choose(game, oriented_tile):
     """A rotation a player may choose: a distinct one, or rotation 0 only."""
     return S.DISTINCT[oriented_tile] if game[S.G_ALLOW_ROTATION] else oriented_tile % 4 == 0
 
 
 @njit
-def top_candidates(state, game, placements, candidates):
-    """``_top_candidates``: per placement, whether it is an uncovered ground
-    tile of an opponent's complete amoeba big enough to split (returns whether any)."""
-    mover, found = state[S.MOVER], False
-    candidates[:] = False
+def top_candidates(state, game):
+    """``_top_candidates``: the uncovered ground tiles of opponents' complete
+    amoebas big enough to split, as placement bits (a pair of words: placements
+    0..63, then 64..), so that no array is made per call."""
+    mover, low, high = state[S.MOVER], 0, 0
     for aid in range(state[S.NEXT_AMOEBA_ID]):
         at = amoeba_at(aid, 0)
         owner = state[at + S.OWNER]
@@ -93,70 +91,86 @@ def top_candidates(state, game, placements, candidates):
         while piece >= 0:
             k = state[S.PIECE_PLACEMENT + piece]
             if state[S.PLACEMENTS + 4 * k + 3] == 1 and state[S.COVERED + k] == 0:
-                candidates[k] = True
-                found = True
+                if k < 64:
+                    low |= ONE << k
+                else:
+                    high |= ONE << (k - 64)
             piece = state[S.PIECE_AMOEBA + 2 * piece + 1]
-    return found
+    return low, high
+
+
+@njit(inline="always")
+def is_candidate(candidates, k):
+    """Whether placement ``k`` is among the bits of :func:`top_candidates`."""
+    return (candidates[0] >> k if k < 64 else candidates[1] >> (k - 64)) & 1 != 0
+
+
+@njit
+def splits_at(state, game, oriented_tile, placement_index, plan):
+    """Covering ground tile ``placement_index`` with ``oriented_tile`` is a legal
+    split (same pink ports, another pattern; the plan is left in ``plan``)."""
+    below = oriented(state, placement_index)
+    if S.PINK8[below] != S.PINK8[oriented_tile] or S.PATTERN[below] == S.PATTERN[oriented_tile]:
+        return False
+    return plan_top(state, game, oriented_tile, placement_index, state[S.MOVER], plan)
+
+
+@njit
+def has_top_plan(state, game, oriented_tile, candidates):
+    """``_top_plans(oriented_tile)`` is not empty."""
+    plan = new_plan()
+    for k in range(S.TILES):
+        if is_candidate(candidates, k) and splits_at(state, game, oriented_tile, k, plan):
+            return True
+    return False
 
 
 @njit
 def mark_top_plans(state, game, oriented_tile, candidates, mask, first):
-    """``_top_plans(oriented_tile)``: mark the anchors of its legal splits (from ``first``;
-    -1: only tell whether there is one). Returns whether any."""
-    found = False
+    """``_top_plans(oriented_tile)``: mark the anchors of its legal splits, from action ``first``."""
+    if candidates[0] == 0 and candidates[1] == 0:
+        return
     plan = new_plan()
     for k in range(S.TILES):
-        if not candidates[k]:
-            continue
-        below = oriented(state, k)
-        if S.PINK8[below] != S.PINK8[oriented_tile] or S.PATTERN[below] == S.PATTERN[oriented_tile]:
-            continue
-        if plan_top(state, game, oriented_tile, k, state[S.MOVER], plan):
-            found = True
-            if first < 0:
-                return True
+        if is_candidate(candidates, k) and splits_at(state, game, oriented_tile, k, plan):
             mask[first + state[S.PLACEMENTS + 4 * k]] = True
-    return found
 
 
 @njit
-def mark_selects(state, game, mask, probe):
-    """``_mark_selects``: a hand tile and rotation that fits somewhere (with
-    ``probe``, stop at the first and only say whether there is one)."""
-    mover = state[S.MOVER]
-    placements = count_placements(state)
-    orients = np.empty(4 * S.HAND_SLOTS, dtype=np.int64)
-    count = 0
+def choosable(state, game):
+    """The mover's hand tiles and rotations a player may choose, as bits
+    ``slot * 4 + rotation``."""
+    mover, choices = state[S.MOVER], 0
     for slot in range(hand_length(state, mover)):
         for rotation in range(4):
-            o = state[S.HANDS + mover * S.HAND_SLOTS + slot] * 4 + rotation
-            if may_choose(game, o):
-                orients[count] = o
-                count += 1
-    found = np.zeros(4 * S.HAND_SLOTS, dtype=np.bool_)
-    if state[S.FIRST_TILE_PENDING]:
-        found[:] = True
-    elif ground_fits(state, game[S.G_UNITS], placements, orients, count, found, probe) > 0 and probe:
-        return True
-    candidates = np.zeros(S.TILES, dtype=np.bool_)
-    has_candidates = top_candidates(state, game, placements, candidates)
-    any_legal = False
-    for j in range(count):
-        legal = found[j] or (has_candidates and mark_top_plans(state, game, orients[j], candidates, mask, -1))
-        if legal:
-            if probe:
-                return True
-            mask[orients[j] % 4 + 4 * slot_of(state, mover, orients[j] // 4)] = True
-            any_legal = True
-    return any_legal
+            if may_choose(game, state[S.HANDS + mover * S.HAND_SLOTS + slot] * 4 + rotation):
+                choices |= ONE << (slot * 4 + rotation)
+    return choices
 
 
 @njit
-def slot_of(state, mover, tile):
-    for slot in range(S.HAND_SLOTS):
-        if state[S.HANDS + mover * S.HAND_SLOTS + slot] == tile:
-            return slot
-    return -1
+def legal_choices(state, game, probe):
+    """``_mark_selects``: the bits ``slot * 4 + rotation`` of the hand tiles
+    and rotations that fit somewhere (with ``probe``, only some bit when any do)."""
+    choices = choosable(state, game)
+    if state[S.FIRST_TILE_PENDING]:
+        return choices
+    hand = S.HANDS + state[S.MOVER] * S.HAND_SLOTS
+    found = ground_fits(state, game[S.G_UNITS], hand, choices, probe)
+    if (probe and found != 0) or found == choices:
+        return found
+    candidates = top_candidates(state, game)
+    if candidates[0] == 0 and candidates[1] == 0:
+        return found
+    for choice in range(4 * S.HAND_SLOTS):
+        bit = ONE << choice
+        if choices & bit != 0 and found & bit == 0:
+            oriented_tile = state[hand + choice // 4] * 4 + choice % 4
+            if has_top_plan(state, game, oriented_tile, candidates):
+                found |= bit
+                if probe:
+                    return found
+    return found
 
 
 @njit
@@ -166,18 +180,11 @@ def mark_anchors(state, game, mask):
     units, mover = game[S.G_UNITS], state[S.MOVER]
     o = state[S.HANDS + mover * S.HAND_SLOTS + state[S.SELECTION]] * 4 + state[S.SELECTION + 1]
     first = S.FIRST_ANCHOR_ACTION
-    placements = count_placements(state)
     if state[S.FIRST_TILE_PENDING]:
         mask[first + game[S.G_CENTER]] = True
     else:
-        anchors = np.empty((units - 1) * (units - 1), dtype=np.int64)
-        needs = np.empty((units - 1) * (units - 1), dtype=np.int64)
-        for j in range(frontier(state, units, placements, anchors, needs)):
-            if fits(o, needs[j]):
-                mask[first + anchors[j]] = True
-    candidates = np.zeros(S.TILES, dtype=np.bool_)
-    if top_candidates(state, game, placements, candidates):
-        mark_top_plans(state, game, o, candidates, mask, first)
+        fitting_anchors(state, units, o, mask, first)
+    mark_top_plans(state, game, o, top_candidates(state, game), mask, first)
 
 
 @njit
@@ -188,7 +195,10 @@ def legal_mask(state, game, mask):
         return
     phase = state[S.PHASE]
     if phase == S.SELECT:
-        mark_selects(state, game, mask, False)
+        choices = legal_choices(state, game, False)
+        for choice in range(4 * S.HAND_SLOTS):
+            if choices >> choice & 1:
+                mask[choice] = True
     elif phase == S.ANCHOR:
         mark_anchors(state, game, mask)
     elif phase == S.CLAIM:
@@ -223,19 +233,30 @@ def amoeba_key(state, units, aid):
     return key
 
 
+@njit(inline="always")
+def claimable(state, game, aid):
+    """A complete unclaimed amoeba, big enough to claim."""
+    at = amoeba_at(aid, 0)
+    if state[at + S.SIZE] < max(1, game[S.G_MIN_CLAIM]) or state[at + S.OWNER] >= 0:
+        return False
+    return state[at + S.OPEN] == 0
+
+
 @njit
 def offer_claims(state, game):
     """``_offer_claims``: the claim step starts if the mover has a nucleus and
     a complete unclaimed amoeba is big enough (offered in key order)."""
     if state[S.SUPPLY + state[S.MOVER]] <= 0:
         return False
+    first = 0
+    while first < state[S.NEXT_AMOEBA_ID] and not claimable(state, game, first):
+        first += 1
+    if first == state[S.NEXT_AMOEBA_ID]:
+        return False  # the usual case: no list of keys to make
     units, count = game[S.G_UNITS], 0
     keys = np.empty(S.MOST_PIECES, dtype=np.int64)
-    for aid in range(state[S.NEXT_AMOEBA_ID]):
-        at = amoeba_at(aid, 0)
-        if state[at + S.SIZE] < max(1, game[S.G_MIN_CLAIM]) or state[at + S.OWNER] >= 0:
-            continue
-        if state[at + S.OPEN] != 0:
+    for aid in range(first, state[S.NEXT_AMOEBA_ID]):
+        if not claimable(state, game, aid):
             continue
         key = amoeba_key(state, units, aid)
         j = count
@@ -244,8 +265,6 @@ def offer_claims(state, game):
             j -= 1
         keys[j], state[S.OFFERS + j] = key, aid
         count += 1
-    if count == 0:
-        return False
     state[S.OFFER_INDEX] = 0
     state[S.PHASE] = S.CLAIM
     return True
@@ -285,11 +304,10 @@ def end_turn(state, game):
 def advance(state, game):
     """``_advance_from_placements``: run the turn forward to the next real
     decision: another placement, else the claims, else the end of the turn."""
-    unused = np.zeros(1, dtype=np.bool_)
     while True:
         mover = state[S.MOVER]
         held = hand_length(state, mover)
-        if state[S.PLACEMENTS_LEFT] > 0 and held > 0 and mark_selects(state, game, unused, True):
+        if state[S.PLACEMENTS_LEFT] > 0 and held > 0 and legal_choices(state, game, True) != 0:
             state[S.PHASE] = S.SELECT
             return
         if state[S.PLACED] == 0 and held > 0 and game[S.G_REMOVE_STUCK]:

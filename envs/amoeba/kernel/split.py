@@ -42,7 +42,7 @@ def new_plan():
     return np.full(PLAN_WORDS, -1, dtype=np.int64)
 
 
-@njit
+@njit(inline="always")
 def new_piece_of(plan, units, facing, base):
     """The new piece whose port is at slot ``facing`` (-1: none)."""
     for i in range(9):
@@ -150,7 +150,7 @@ def split_target(state, game, plan, mover):
     return target if targets == 1 else -1
 
 
-@njit
+@njit(inline="always")
 def group_size(plan, group):
     return plan[GROUP_START + group + 1] - plan[GROUP_START + group]
 
@@ -170,17 +170,17 @@ def holdings(state, plan, base):
         plan[HOLDS + g] = held
 
 
-@njit
+@njit(inline="always")
 def bit_count(bits):
     return (bits & 1) + (bits >> 1 & 1) + (bits >> 2 & 1)
 
 
-@njit
+@njit(inline="always")
 def lowest_bit_index(bits):
     return 0 if bits & 1 else (1 if bits & 2 else 2)
 
 
-@njit
+@njit(inline="always")
 def index_of(plan, aid):
     for index in range(plan[OLD_COUNT]):
         if plan[OLD + index] == aid:

@@ -16,7 +16,7 @@ from meeplezoo.envs.amoeba.kernel import slots as S
 from meeplezoo.envs.core.compiled.jit import njit
 
 
-@njit
+@njit(inline="always")
 def count_placements(state):
     """How many tiles lie on the table."""
     for k in range(S.TILES):
@@ -25,7 +25,7 @@ def count_placements(state):
     return S.TILES
 
 
-@njit
+@njit(inline="always")
 def count_pieces(state, placements):
     """How many pieces were made (those of the last placement end the list)."""
     if placements == 0:
@@ -36,12 +36,12 @@ def count_pieces(state, placements):
     return most + 1
 
 
-@njit
+@njit(inline="always")
 def oriented(state, placement_index):
     return state[S.PLACEMENTS + 4 * placement_index + 1] * 4 + state[S.PLACEMENTS + 4 * placement_index + 2]
 
 
-@njit
+@njit(inline="always")
 def port_slot(units, anchor, port):
     """The slot (unit * 4 + side) of a port of the block at ``anchor``."""
     width = units - 1
@@ -50,7 +50,7 @@ def port_slot(units, anchor, port):
     return (row * units + column) * 4 + S.PORT_SIDE[port]
 
 
-@njit
+@njit(inline="always")
 def face(units, slot):
     """The facing slot of the neighbouring unit (-1 off the board)."""
     unit, side = slot >> 2, slot & 3
@@ -61,7 +61,7 @@ def face(units, slot):
     return (row * units + column) * 4 + (side + 2) % 4
 
 
-@njit
+@njit(inline="always")
 def slot_piece(state, units, slot):
     """``slot_piece[slot]``: the visible pink piece at a port slot, -1 none."""
     unit = slot >> 2
@@ -78,7 +78,7 @@ def slot_piece(state, units, slot):
     return -1 if number == 0 else state[S.PLACEMENT_PIECES + 3 * k + number - 1]
 
 
-@njit
+@njit(inline="always")
 def piece_slot(state, units, piece, nth):
     """The ``nth`` port slot of a piece (-1 past its last)."""
     k = state[S.PIECE_PLACEMENT + piece]
@@ -86,41 +86,14 @@ def piece_slot(state, units, piece, nth):
     return -1 if port < 0 else port_slot(units, state[S.PLACEMENTS + 4 * k], port)
 
 
-@njit
+@njit(inline="always")
 def is_open(state, units, slot):
     """A port is open when it faces an empty unit or the edge."""
     facing = face(units, slot)
     return facing < 0 or state[S.UNIT_PLACEMENT + (facing >> 2)] < 0
 
 
-@njit
-def requirement(state, units, row, column):
-    """An empty block's ports that must be blue (low byte) and pink (next
-    byte), read from the tiles around it; -1 when the block is not empty."""
-    top = row * units + column
-    if state[S.UNIT_PLACEMENT + top] >= 0 or state[S.UNIT_PLACEMENT + top + 1] >= 0:
-        return -1
-    if state[S.UNIT_PLACEMENT + top + units] >= 0 or state[S.UNIT_PLACEMENT + top + units + 1] >= 0:
-        return -1
-    width = units - 1
-    blue = pink = 0
-    for port in range(8):
-        facing_row, facing_column = row + S.FACE_ROW[port], column + S.FACE_COLUMN[port]
-        if facing_row < 0 or facing_row >= units or facing_column < 0 or facing_column >= units:
-            continue
-        k = state[S.UNIT_PLACEMENT + facing_row * units + facing_column]
-        if k < 0:
-            continue
-        anchor = state[S.PLACEMENTS + 4 * k]
-        at = ((facing_row - anchor // width) * 2 + facing_column - anchor % width) * 4 + S.FACE_SIDE[port]
-        if S.PORT_PIECE[oriented(state, k), S.PORT_AT[at]] > 0:
-            pink |= 1 << port
-        else:
-            blue |= 1 << port
-    return blue | (pink << 8)
-
-
-@njit
+@njit(inline="always")
 def fits(oriented_tile, need):
     """The oriented tile fits a frontier block (one that touches the table)."""
     if need <= 0:
@@ -131,50 +104,60 @@ def fits(oriented_tile, need):
 
 
 @njit
-def frontier(state, units, placements, anchors, needs):
-    """The empty blocks touching the table with their requirements (returns how many)."""
-    width = units - 1
-    count = 0
-    for anchor in range(width * width):
+def fitting_anchors(state, units, oriented_tile, mask, first):
+    """Mark (from action ``first``) every frontier block the oriented tile
+    :func:`fits`; written branch-free over all blocks, so that it vectorises."""
+    pink8 = S.PINK8[oriented_tile]
+    blue8 = 255 & ~pink8
+    for anchor in range((units - 1) * (units - 1)):
         need = state[S.ANCHOR_NEED + anchor]
-        if need > 0:
-            anchors[count] = anchor
-            needs[count] = need
-            count += 1
-    return count
+        mask[first + anchor] = (need > 0) & (pink8 & need & 255 == 0) & (blue8 & (need >> 8) == 0)
 
 
 @njit
-def ground_fits(state, units, placements, orients, count, found, probe):
-    """``_hand_fit``: which of ``orients[:count]`` fit some frontier block
-    (``found``); the scan stops once all are found, or with ``probe`` at the
-    first. Returns how many were found."""
+def ground_fits(state, units, hand, choices, probe):
+    """``_hand_fit``: which of the hand's ``choices`` (bits ``slot * 4 +
+    rotation`` of the hand at ``hand``) fit some frontier block, as bits; the
+    scan stops once all are found, or with ``probe`` at the first."""
     width = units - 1
-    hits = 0
+    found = 0
     for anchor in range(width * width):
         need = state[S.ANCHOR_NEED + anchor]
         if need <= 0:
             continue
-        for j in range(count):
-            if not found[j] and fits(orients[j], need):
-                found[j] = True
-                hits += 1
-        if hits == count or (probe and hits > 0):
+        for choice in range(4 * S.HAND_SLOTS):
+            bit = np.int64(1) << choice
+            if (
+                choices & bit != 0
+                and found & bit == 0
+                and fits(state[hand + choice // 4] * 4 + choice % 4, need)
+            ):
+                found |= bit
+        if found == choices or (probe and found != 0):
             break
-    return hits
+    return found
 
 
 @njit
-def update_frontier(state, units, anchor):
+def update_frontier(state, units, anchor, oriented_tile):
     """``_update_frontier``: the blocks overlapping the new tile are no longer
-    free; the free blocks it touches must now match its ports."""
+    free; a free block it touches must now match the ports that face it (the
+    rest of a block's requirement is unchanged, so only those bits are added)."""
     width = units - 1
     row, column = anchor // width, anchor % width
-    for other_row in range(max(0, row - 2), min(width, row + 3)):
-        for other_column in range(max(0, column - 2), min(width, column + 3)):
-            other = other_row * width + other_column
-            if state[S.ANCHOR_NEED + other] >= 0:
-                state[S.ANCHOR_NEED + other] = requirement(state, units, other_row, other_column)
+    for other_row in range(max(0, row - 1), min(width, row + 2)):
+        for other_column in range(max(0, column - 1), min(width, column + 2)):
+            state[S.ANCHOR_NEED + other_row * width + other_column] = -1
+    for port in range(8):
+        facing_row, facing_column = row + S.FACE_ROW[port], column + S.FACE_COLUMN[port]
+        colour = 8 if S.PORT_PIECE[oriented_tile, port] > 0 else 0  # pink bits sit a byte up
+        for other_port in S.PORTS_ON_SIDE[S.FACE_SIDE[port]]:
+            other_row = facing_row - S.PORT_ROW[other_port]
+            other_column = facing_column - S.PORT_COLUMN[other_port]
+            if 0 <= other_row < width and 0 <= other_column < width:
+                other = S.ANCHOR_NEED + other_row * width + other_column
+                if state[other] >= 0:
+                    state[other] |= np.int64(1) << (other_port + colour)
 
 
 @njit
@@ -189,7 +172,7 @@ def record_placement(state, units, placement_index, anchor, tile, rotation, leve
     state[S.ON_BOARD + tile] = 1
 
 
-@njit
+@njit(inline="always")
 def amoeba_at(aid, word):
     return S.AMOEBAS + aid * S.AMOEBA_WORDS + word
 
@@ -217,18 +200,35 @@ def union(state, keep, absorb, closed):
 
 
 @njit
+def join_contacts(state, units, oriented_tile, anchor, base):
+    """Each port of the new tile (pieces from ``base``) that meets a tile
+    closes: the two amoebas join, or one amoeba loses an open port."""
+    for i in range(S.PIECE_COUNT[oriented_tile]):
+        for j in range(3):
+            port = S.PIECE_PORTS[oriented_tile, i, j]
+            if port < 0:
+                break
+            facing = face(units, port_slot(units, anchor, port))
+            if facing < 0 or state[S.UNIT_PLACEMENT + (facing >> 2)] < 0:
+                continue
+            met = state[S.PIECE_AMOEBA + 2 * slot_piece(state, units, facing)]
+            mine = state[S.PIECE_AMOEBA + 2 * (base + i)]
+            if mine != met:
+                union(state, mine, met, 1)
+            else:
+                state[amoeba_at(met, S.OPEN)] -= 1
+
+
+@njit
 def put_ground(state, units, tile, rotation, anchor):
     """Lay a ground tile: each piece an amoeba of its own with its open
     ports, then each contact closes a port and joins two amoebas."""
     k = count_placements(state)
     base = count_pieces(state, k)
     record_placement(state, units, k, anchor, tile, rotation, 1)
-    update_frontier(state, units, anchor)
     o = tile * 4 + rotation
+    update_frontier(state, units, anchor, o)
     aid = state[S.NEXT_AMOEBA_ID]
-    contact_piece = np.empty(8, dtype=np.int64)
-    contact_slot = np.empty(8, dtype=np.int64)
-    contacts = 0
     for i in range(S.PIECE_COUNT[o]):
         piece = base + i
         state[S.PIECE_PLACEMENT + piece], state[S.PIECE_NUMBER + piece] = k, i + 1
@@ -239,22 +239,11 @@ def put_ground(state, units, tile, rotation, anchor):
             port = S.PIECE_PORTS[o, i, j]
             if port < 0:
                 break
-            slot = port_slot(units, anchor, port)
-            facing = face(units, slot)
-            if facing < 0 or state[S.UNIT_PLACEMENT + (facing >> 2)] < 0:
+            if is_open(state, units, port_slot(units, anchor, port)):
                 opened += 1
-            else:
-                contact_piece[contacts], contact_slot[contacts] = piece, facing
-                contacts += 1
         at = amoeba_at(aid + i, 0)
         state[at + S.HEAD], state[at + S.TAIL], state[at + S.SIZE] = piece, piece, 1
         state[at + S.OPEN], state[at + S.OWNER] = opened, -1
     state[S.NEXT_AMOEBA_ID] = aid + S.PIECE_COUNT[o]
-    for c in range(contacts):
-        met = state[S.PIECE_AMOEBA + 2 * slot_piece(state, units, contact_slot[c])]
-        mine = state[S.PIECE_AMOEBA + 2 * contact_piece[c]]
-        if mine != met:
-            union(state, mine, met, 1)
-        else:
-            state[amoeba_at(met, S.OPEN)] -= 1
+    join_contacts(state, units, o, anchor, base)
     state[S.FIRST_TILE_PENDING] = 0
