@@ -235,17 +235,21 @@ def compiled_table(rows: list[dict]) -> list[str]:
 
 def selfplay_row(game, games: int) -> dict:
     """Self-play games per CPU minute of ``game``'s recipe, one worker's
-    games searched together, with the reference search and the compiled one."""
+    games searched together: the reference search with torch's forward (self-play
+    before the compiled engine), then the compiled search with the evaluator a
+    worker uses now (the network's numpy twin where numpy is sooner)."""
     from meeplezoo.training.az.network import AZNetwork, TorchEvaluator
     from meeplezoo.training.az.selfplay import play_games
     from meeplezoo.training.az.settings import az_settings
 
     settings = az_settings(game.info.name, {"concurrent_games": games})
     net = AZNetwork(game, int(settings["hidden"]), int(settings["channels"]), str(settings["body"]))
-    evaluator = TorchEvaluator(net)
-    play_games(game, evaluator, [0], {**settings, "max_moves": 4})  # warm-up: loads the compiled search
+    evaluators = {"python": TorchEvaluator(net), "compiled": TorchEvaluator(net, game)}
+    play_games(
+        game, evaluators["compiled"], [0], {**settings, "max_moves": 4}
+    )  # warm-up: loads the compiled code
     row = {"selfplay_games": games, "selfplay_sims": int(settings["sims"])}
-    for backend in ("python", "compiled"):
+    for backend, evaluator in evaluators.items():
         timed = TimedEvaluator(evaluator)
         start = time.process_time()
         records = play_games(game, timed, list(range(games)), {**settings, "search_backend": backend})
