@@ -100,9 +100,11 @@ def top_candidates(state, game):
 
 
 @njit(inline="always")
-def is_candidate(candidates, k):
-    """Whether placement ``k`` is among the bits of :func:`top_candidates`."""
-    return (candidates[0] >> k if k < 64 else candidates[1] >> (k - 64)) & 1 != 0
+def is_candidate(candidates, placement_index):
+    """Whether placement ``placement_index`` is among the bits of :func:`top_candidates`."""
+    low, high = candidates
+    bits = low >> placement_index if placement_index < 64 else high >> (placement_index - 64)
+    return bits & 1 != 0
 
 
 @njit
