@@ -104,6 +104,21 @@ def softmax_masked(logits: np.ndarray, masks: np.ndarray) -> np.ndarray:
     return p / p.sum(axis=1, keepdims=True)
 
 
+def network_priors_and_values(numpy_network, module, observations, masks) -> tuple[np.ndarray, np.ndarray]:
+    """A network's masked priors and float64 values for a batch of
+    positions: from its numpy forward where that suits the call's size
+    (:meth:`NumpyNetwork.suits`), else from torch's ``module``."""
+    observations = np.asarray(observations, dtype=np.float32)
+    if numpy_network is not None and numpy_network.suits(observations):
+        logits, values = numpy_network(observations)
+    else:
+        import torch
+
+        with torch.inference_mode():
+            logits, values = (out.numpy() for out in module(torch.as_tensor(observations)))
+    return softmax_masked(logits, np.asarray(masks, dtype=bool)), values.astype(np.float64)
+
+
 class NetworkEvaluator:
     """A trained network (a ``torch.export`` program) as the search's evaluator.
 
@@ -146,15 +161,7 @@ class NetworkEvaluator:
             self.numpy_network = numpy_forward(self.program, self.module, self.meta, game)
 
     def evaluate(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        observations = np.asarray(observations, dtype=np.float32)
-        if self.numpy_network is not None and self.numpy_network.suits(observations):
-            logits, values = self.numpy_network(observations)
-        else:
-            import torch
-
-            with torch.inference_mode():
-                logits, values = (out.numpy() for out in self.module(torch.as_tensor(observations)))
-        return softmax_masked(logits, np.asarray(masks, dtype=bool)), values.astype(np.float64)
+        return network_priors_and_values(self.numpy_network, self.module, observations, masks)
 
 
 def network_file(path: str | Path) -> Path:

@@ -40,6 +40,7 @@ from meeplezoo.benchmarks import machine
 from meeplezoo.benchmarks.step_loop import play_aec, play_rules
 
 BATCHES = (1, 64, 1024, 4096)
+FLOOR_BATCH = 1024  # the batch of the target, and past the caches for most games
 PGX_GAMES = ("connect_four", "othello", "backgammon")
 
 
@@ -118,6 +119,35 @@ def vec_rate(name: str, batch: int, seconds: float, repeats: int) -> float:
         return rounds * batch
 
     return _rate(work, seconds, repeats)
+
+
+def step_bytes(game: Any) -> int:
+    """Bytes of one slot's observation and mask."""
+    observation = int(np.prod(game.observation_shape)) * np.dtype(game.observation_dtype).itemsize
+    return observation + game.num_actions
+
+
+def vec_floor_rate(name: str, batch: int, seconds: float, repeats: int) -> float:
+    """Steps/s of the observation and mask writes of ``make_vec(name, batch)``
+    alone, those of two steps after 64 random ones in turn (the memory floor)."""
+    import meeplezoo
+    from meeplezoo.benchmarks.observation_floor import ObservationWrites
+    from meeplezoo.envs.core.compiled import pcg64
+    from meeplezoo.envs.core.compiled.batch import random_legal_actions
+
+    env = meeplezoo.make_vec(name, batch)
+    state = env.reset(0)
+    generators = np.zeros((batch, pcg64.WORDS), dtype=np.uint64)
+    for i in range(batch):
+        pcg64.seed(generators[i], i)
+    actions = np.zeros(batch, dtype=np.int64)
+    steps = []
+    for _ in range(65):
+        state = env.step(random_legal_actions(state.legal_action_mask, generators, actions))
+        steps = [*steps[-1:], (state.observation.copy(), state.legal_action_mask.copy())]
+    listed = env.kernel.observe_entries is not None
+    writes = ObservationWrites([obs for obs, _ in steps], [mask for _, mask in steps], listed)
+    return _rate(writes, seconds, repeats)
 
 
 def aec_rate(name: str, seconds: float, repeats: int, **config: Any) -> float:
@@ -218,6 +248,8 @@ def measure_game(name: str, seconds: float, repeats: int, threads: int) -> dict[
     numba.set_num_threads(threads)
     say(f"{name}: make_vec at batch " + ", ".join(map(str, BATCHES)))
     out["make_vec"] = {batch: vec_rate(name, batch, seconds, repeats) for batch in BATCHES}
+    out["make_vec_floor"] = {FLOOR_BATCH: vec_floor_rate(name, FLOOR_BATCH, seconds, repeats)}
+    out["step_bytes"] = step_bytes(meeplezoo.make_game(name))
     say(f"{name}: AEC loops, clone and determinize")
     out["aec"] = {
         backend: aec_rate(name, seconds, repeats, backend=backend) for backend in ("compiled", "python")
@@ -285,11 +317,16 @@ def game_rows(result: dict[str, Any]) -> list[str]:
 def batch_rows(result: dict[str, Any]) -> list[str]:
     """make_vec steps/s per game and batch size."""
     lines = [
-        "| game | " + " | ".join(f"batch {b}" for b in BATCHES) + " |",
-        "|---" * (len(BATCHES) + 1) + "|",
-    ]
+        "| game | " + " | ".join(f"batch {b}" for b in BATCHES)
+        + f" | batch {FLOOR_BATCH}: the writes alone (share of them) | bytes a step |",
+        "|---" * (len(BATCHES) + 3) + "|",
+    ]  # fmt: skip
     for name, game in result["games"].items():
-        lines.append(f"| {name} | " + " | ".join(f"{game['make_vec'][b]:,.0f}" for b in BATCHES) + " |")
+        rates = " | ".join(f"{game['make_vec'][b]:,.0f}" for b in BATCHES)
+        floor = game.get("make_vec_floor", {}).get(FLOOR_BATCH)
+        share = f"{floor:,.0f} ({game['make_vec'][FLOOR_BATCH] / floor:.0%})" if floor else "-"
+        size = f"{game['step_bytes']:,}" if "step_bytes" in game else "-"
+        lines.append(f"| {name} | {rates} | {share} | {size} |")
     return lines
 
 
@@ -307,6 +344,12 @@ def markdown(result: dict[str, Any], command: str) -> str:
         *game_rows(result),
         "",
         "## make_vec: steps/s by batch size (observation + mask each step, auto-reset)",
+        "",
+        "The writes alone: each slot's observation and mask as the driver writes them, with no rules "
+        "in between (`benchmarks/observation_floor.py`): the whole observation cleared and its "
+        "nonzero entries written, or for a kernel that lists its entries (Gold Rush Gangs) the last "
+        "step's entries zeroed and the new ones written. What a step at that batch costs in memory "
+        "traffic however fast the rules. Bytes a step: one slot's observation and mask.",
         "",
         *batch_rows(result),
     ]

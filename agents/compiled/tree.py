@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from meeplezoo.envs.core.compiled import pcg64
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
 
 VISITS, AVAIL, FIRST, NEXT, ACTION = range(5)
 LINK_WIDTH = 5
@@ -35,7 +35,7 @@ def new_tree(capacity, num_players):
     return links, totals
 
 
-@njit
+@njit_borrowing
 def index_children(links, node, child_of):
     """Point ``child_of[action]`` at each child of ``node`` (undone by :func:`clear_children`)."""
     child = links[node, FIRST]
@@ -44,7 +44,7 @@ def index_children(links, node, child_of):
         child = links[child, NEXT]
 
 
-@njit
+@njit_borrowing
 def clear_children(links, node, child_of):
     """Reset the entries :func:`index_children` set, so ``child_of`` is all -1 again."""
     child = links[node, FIRST]
@@ -53,7 +53,7 @@ def clear_children(links, node, child_of):
         child = links[child, NEXT]
 
 
-@njit
+@njit_borrowing
 def count_untried(mask, child_of):
     """Legal actions of the node without a child yet."""
     untried = 0
@@ -63,7 +63,7 @@ def count_untried(mask, child_of):
     return untried
 
 
-@njit
+@njit_borrowing
 def expand(links, node, size, mask, child_of, untried, gen):
     """The reference's expansion: every existing legal child gains availability,
     then one untried legal action, uniformly drawn in action order, gets a new
@@ -89,7 +89,7 @@ def expand(links, node, size, mask, child_of, untried, gen):
     return chosen, size
 
 
-@njit
+@njit_borrowing
 def select(links, totals, mask, child_of, player, c, low, scale):
     """UCT on the player's own share (max^n), as the reference: every legal
     child gains availability; the first child of the highest
@@ -109,7 +109,7 @@ def select(links, totals, mask, child_of, player, c, low, scale):
     return best_action, best_child
 
 
-@njit
+@njit_borrowing
 def backup(links, totals, path, length, values):
     """Every node on the path counts the visit and adds every seat's value."""
     for step in range(length):
@@ -143,7 +143,7 @@ def root_choice(links, totals, root_legal, seat, visits):
     return best
 
 
-@njit
+@njit_borrowing
 def _child_with(links, action):
     """The root's child reached by ``action``."""
     child = links[ROOT, FIRST]

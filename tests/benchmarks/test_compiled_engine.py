@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+
+import meeplezoo
 from meeplezoo.benchmarks import compiled_engine
+from meeplezoo.benchmarks.observation_floor import ObservationWrites
 
 GAME = "gem_mountain_v0"
 
@@ -18,6 +22,8 @@ def test_rows_measure_and_the_tables_name_them():
         "make_vec": {b: compiled_engine.vec_rate(GAME, b, 0.01, 1) for b in (1, 64)} | {1024: 5.0, 4096: 6.0},
         "aec": {"compiled": compiled_engine.aec_rate(GAME, 0.01, 1), "python": 1.0},
         "per_call_us": per_call,
+        "make_vec_floor": {1024: 10.0},
+        "step_bytes": compiled_engine.step_bytes(meeplezoo.make_game(GAME)),
     }
     result = {
         "threads": 1,
@@ -32,3 +38,19 @@ def test_rows_measure_and_the_tables_name_them():
     text = compiled_engine.markdown(result, "python -m meeplezoo.benchmarks.compiled_engine")
     assert f"| {GAME} |" in text and "batch 4096" in text and "Skipped: pgx is not installed" in text
     assert "(5.0x)" in text  # make_vec 1024 against the Python AEC loop
+    assert "| 10 (50%) | 4,388 |" in text  # make_vec 1024 against its writes alone; 4,307 + 81 bytes
+
+
+def test_the_floor_writes_the_captured_observations_and_masks_in_turn():
+    vec = meeplezoo.make_vec(GAME, 8)
+    first = vec.reset(3)
+    steps = [(first.observation.copy(), first.legal_action_mask.copy())]
+    second = vec.step([np.flatnonzero(mask)[0] for mask in first.legal_action_mask])
+    steps.append((second.observation.copy(), second.legal_action_mask.copy()))
+    for listed in (False, True):
+        writes = ObservationWrites([obs for obs, _ in steps], [mask for _, mask in steps], listed)
+        for turn in (1, 0, 1):
+            assert writes() == 8
+            assert np.array_equal(writes.observations, steps[turn][0].reshape(8, -1))
+            assert np.array_equal(writes.masks, steps[turn][1])
+    assert compiled_engine.vec_floor_rate(GAME, 4, 0.01, 1) > 0

@@ -144,3 +144,22 @@ def test_slot_states_read_back_as_reference_states():
     env = meeplezoo.make(GAME, backend="python")
     env.reset(seed=4)
     assert vec.state_of(1).to_dict() == env.get_state()
+
+
+def test_random_legal_actions_pick_the_drawn_legal_action_of_each_row():
+    """Each row's draw ``bounded(0, legal count)`` names the k-th legal
+    action, in action order; an empty mask gives -1 and draws nothing."""
+    rng = np.random.default_rng(5)
+    masks = rng.random((70, 543)) < 0.05
+    masks[3] = False
+    generators = np.zeros((70, pcg64.WORDS), dtype=np.uint64)
+    for i in range(70):
+        pcg64.seed(generators[i], 100 + i)
+    picked = random_legal_actions(masks, generators, np.zeros(70, dtype=np.int64))
+    for i in range(70):
+        legal = np.flatnonzero(masks[i])
+        gen = np.zeros(pcg64.WORDS, dtype=np.uint64)
+        pcg64.seed(gen, 100 + i)
+        expected = legal[pcg64.bounded(gen, 0, legal.size)] if legal.size else -1
+        assert picked[i] == expected
+        assert np.array_equal(gen, generators[i])

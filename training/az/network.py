@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from gymnasium import spaces
 
-from meeplezoo.agents.az import META_FILE, NETWORK_FORMAT
+from meeplezoo.agents.az import META_FILE, NETWORK_FORMAT, network_priors_and_values
 from meeplezoo.training.features import PlanesCNN, SymlogFlatten
 from meeplezoo.training.policies import CellActionHead
 
@@ -147,12 +147,4 @@ class TorchEvaluator:
         self.numpy_network = numpy_twin(self.net, game) if game is not None else None
 
     def evaluate(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        from meeplezoo.agents.az import softmax_masked
-
-        observations = np.asarray(observations, dtype=np.float32)
-        if self.numpy_network is not None and self.numpy_network.suits(observations):
-            logits, values = self.numpy_network(observations)
-        else:
-            with torch.inference_mode():
-                logits, values = (out.numpy() for out in self.net(torch.as_tensor(observations)))
-        return softmax_masked(logits, np.asarray(masks, dtype=bool)), values.astype(np.float64)
+        return network_priors_and_values(self.numpy_network, self.net, observations, masks)

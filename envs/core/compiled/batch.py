@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from meeplezoo.envs.core.compiled import pcg64
-from meeplezoo.envs.core.compiled.jit import njit, prange
+from meeplezoo.envs.core.compiled.entries import clear_entries
+from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing, prange
 from meeplezoo.envs.core.compiled.kernel import Kernel
 from meeplezoo.envs.core.compiled.specialise import specialise
 
@@ -39,54 +40,79 @@ def driver(kernel: Kernel) -> Any:
 # to its own functions (see specialise.py).
 new_game = legal_mask = apply_action = returns = observe = current_player = None
 is_terminal = is_truncated = show = start = step_one = None
+observe_entries = clear_observation = write_observation = None
+
+# Each slot's entries row: [count, index, index, ...], the writes its observation
+# row holds when the kernel lists them (entries.py), so it always says what a
+# reset or a step must clear; a single 0 otherwise.
 
 
-def _show(state, game, observation, mask, current):
+def _clear_listed(observation, entries, done):
+    """Zero the last observation's recorded entries: the row is all zero again."""
+    clear_entries(observation, entries[1:], entries[0])
+    entries[0] = 0
+
+
+def _write_listed(state, game, seat, observation, entries):
+    entries[0] = observe_entries(state, game, seat, observation, entries[1:])
+
+
+def _clear_whole(observation, entries, done):
+    """A kernel without entries rewrites the whole row; once done it is zeroed."""
+    if done:
+        observation[:] = 0
+
+
+def _write_whole(state, game, seat, observation, entries):
+    observe(state, game, seat, observation)
+
+
+def _show(state, game, observation, mask, current, entries):
     """The seat to move's observation and mask (nothing once done)."""
     seat = current_player(state)
     current[0] = seat
+    clear_observation(observation, entries, seat < 0)
     if seat >= 0:
-        observe(state, game, seat, observation)
+        write_observation(state, game, seat, observation, entries)
         legal_mask(state, game, mask)
     else:
-        observation[:] = 0
         mask[:] = False
 
 
-def _start(state, game, seeder, observation, mask, current):
+def _start(state, game, seeder, observation, mask, current, entries):
     """The slot's next game: a seed drawn from its seeder, then dealt."""
     new_game(state, game, pcg64.bounded(seeder, 0, SEED_BOUND))
-    show(state, game, observation, mask, current)
+    show(state, game, observation, mask, current, entries)
 
 
-def _step_one(state, game, action, seeder, observation, mask, rewards, flags, current):
+def _step_one(state, game, action, seeder, observation, mask, rewards, flags, current, entries):
     """One move; a finished game scores and makes way for the next."""
     apply_action(state, game, action)
     flags[0], flags[1] = is_terminal(state), is_truncated(state)
     if flags[0] or flags[1]:
         returns(state, game, rewards)
-        start(state, game, seeder, observation, mask, current)
+        start(state, game, seeder, observation, mask, current, entries)
     else:
         rewards[:] = 0.0
-        show(state, game, observation, mask, current)
+        show(state, game, observation, mask, current, entries)
 
 
-def _show_all(states, game, observations, masks, current):
+def _show_all(states, game, observations, masks, current, entries):
     for i in prange(states.shape[0]):
-        show(states[i], game, observations[i], masks[i], current[i : i + 1])
+        show(states[i], game, observations[i], masks[i], current[i : i + 1], entries[i])
 
 
-def _reset_all(states, game, seeders, seed, observations, masks, current):
+def _reset_all(states, game, seeders, seed, observations, masks, current, entries):
     for i in prange(states.shape[0]):
         pcg64.seed(seeders[i], seed + i)
-        start(states[i], game, seeders[i], observations[i], masks[i], current[i : i + 1])
+        start(states[i], game, seeders[i], observations[i], masks[i], current[i : i + 1], entries[i])
 
 
-def _step_all(states, game, actions, seeders, observations, masks, rewards, flags, current):
+def _step_all(states, game, actions, seeders, observations, masks, rewards, flags, current, entries):
     for i in prange(states.shape[0]):
         step_one(
             states[i], game, actions[i], seeders[i], observations[i], masks[i],
-            rewards[i], flags[i], current[i : i + 1],
+            rewards[i], flags[i], current[i : i + 1], entries[i],
         )  # fmt: skip
 
 
@@ -98,6 +124,12 @@ def kernel_bindings(kernel: Kernel) -> dict[str, Any]:
     return bindings
 
 
+def entry_capacity(kernel: Kernel, observation_size: int) -> int:
+    """Room for one observation's entries: as many as it has values (a
+    longer list, of repeated additions, clears the whole row instead)."""
+    return observation_size if kernel.observe_entries is not None else 0
+
+
 class _Driver:
     """The batch functions of one kernel: a serial copy (``prange`` runs as
     ``range`` without ``parallel``) and a parallel one of each loop."""
@@ -105,6 +137,10 @@ class _Driver:
     def __init__(self, kernel: Kernel) -> None:
         tag = kernel.cache_tag
         bound = kernel_bindings(kernel)
+        listed = kernel.observe_entries is not None
+        bound["observe_entries"] = kernel.observe_entries
+        bound["clear_observation"] = specialise(_clear_listed if listed else _clear_whole, tag, bound)
+        bound["write_observation"] = specialise(_write_listed if listed else _write_whole, tag, bound)
         bound["show"] = specialise(_show, tag, bound)
         bound["start"] = specialise(_start, tag, bound)
         bound["step_one"] = specialise(_step_one, tag, bound)
@@ -114,37 +150,44 @@ class _Driver:
             specialise(f, tag + "_parallel", bound, parallel=True) for f in loops
         )
 
-    def show_all(self, states, game, observations, masks, current) -> None:
+    def show_all(self, states, game, observations, masks, current, entries) -> None:
         parallel = states.shape[0] >= PARALLEL_FROM
-        (self.show_parallel if parallel else self.show_serial)(states, game, observations, masks, current)
+        (self.show_parallel if parallel else self.show_serial)(
+            states, game, observations, masks, current, entries
+        )
 
-    def reset(self, states, game, seeders, seed, observations, masks, current) -> None:
+    def reset(self, states, game, seeders, seed, observations, masks, current, entries) -> None:
         parallel = states.shape[0] >= PARALLEL_FROM
         (self.reset_parallel if parallel else self.reset_serial)(
-            states, game, seeders, np.int64(seed), observations, masks, current
+            states, game, seeders, np.int64(seed), observations, masks, current, entries
         )
 
-    def step(self, states, game, actions, seeders, observations, masks, rewards, flags, current) -> None:
+    def step(
+        self, states, game, actions, seeders, observations, masks, rewards, flags, current, entries
+    ) -> None:
         parallel = states.shape[0] >= PARALLEL_FROM
         (self.step_parallel if parallel else self.step_serial)(
-            states, game, actions, seeders, observations, masks, rewards, flags, current
+            states, game, actions, seeders, observations, masks, rewards, flags, current, entries
         )
 
 
-@njit
+@njit_borrowing
 def pick_legal(mask, gen):
-    """A uniformly random True index of ``mask`` (-1 when none)."""
+    """A uniformly random True index of ``mask`` (-1 when none): the draw
+    picks the k-th legal action. Both passes are branch-free over the
+    mask's bytes (the count vectorises), which is most of a random move's
+    cost on games with hundreds of actions."""
+    flags = mask.view(np.uint8)
     count = 0
-    for legal in mask:
-        count += legal
+    for flag in flags:
+        count += flag
     if count == 0:
         return -1
     pick = pcg64.bounded(gen, 0, count)
-    for action in range(mask.shape[0]):
-        if mask[action]:
-            if pick == 0:
-                return action
-            pick -= 1
+    for action in range(flags.shape[0]):
+        pick -= flags[action]
+        if pick < 0:
+            return action
     return -1
 
 

@@ -30,4 +30,16 @@ def njit(*args, **kwargs):
     return numba.njit(*args, **kwargs)
 
 
+def njit_borrowing(function=None, **kwargs):
+    """``njit`` without numba's reference counting, for the small hot helpers
+    (mask, apply, draws): numba counts references on every array argument
+    of every call, atomically, and in such helpers that was half of a move.
+    The arrays such a function gets are borrowed from a caller that holds
+    them, so it must not create an array, hand one back, or keep one that
+    an ordinary ``njit`` function made and returned (views made inside it
+    are fine). ``NUMBA_DISABLE_JIT=1`` runs it as plain Python too."""
+    kwargs.setdefault("_nrt", False)
+    return njit(function, **kwargs) if function is not None else njit(**kwargs)
+
+
 prange = numba.prange

@@ -31,7 +31,14 @@ class Kernel:
     the whole state); ``observe(state, game, seat, out)`` writes a seat's
     observation; ``current_player(state)`` is -1 once the game is done;
     ``determinize(state, game, seat, searcher, out)`` deals what ``seat``
-    cannot see from the searcher's generator words into ``out``."""
+    cannot see from the searcher's generator words into ``out``.
+
+    ``observe_entries(state, game, seat, out, entries)`` (optional) writes
+    the same observation into an ``out`` that is all zero and records each
+    index it writes in ``entries`` (while there is room), returning how many
+    writes it made: ``make_vec`` then clears only the last step's entries
+    instead of the whole observation, which is most of a step's memory
+    traffic for a large, sparse observation (see ``entries.py``)."""
 
     name: str  # an identifier: names the kernel's compiled copies of the batch driver
     state_cls: type
@@ -48,6 +55,7 @@ class Kernel:
     determinize: Callable | None = None
     # ``scores(state, game, out)``: the points per seat (int64), for games whose State has ``scores()``
     scores: Callable | None = None
+    observe_entries: Callable | None = None
 
     @cached_property
     def cache_tag(self) -> str:

@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 
-from meeplezoo.envs.core.compiled.jit import JIT_DISABLED, njit
+from meeplezoo.envs.core.compiled.jit import JIT_DISABLED, njit, njit_borrowing
 from meeplezoo.envs.core.fields import GENERATOR_WORDS
 
 if JIT_DISABLED:  # as plain Python, numpy scalars warn where the compiled code wraps silently, as meant
@@ -42,7 +42,7 @@ XSHIFT = np.uint32(16)
 POOL_SIZE = 4
 
 
-@njit
+@njit_borrowing
 def _mul128(a, b):
     """(high, low) 64-bit halves of the 128-bit product of two uint64."""
     a_lo, a_hi = a & MASK32, a >> U32
@@ -54,7 +54,7 @@ def _mul128(a, b):
     return high, low
 
 
-@njit
+@njit_borrowing
 def _step(gen):
     """state = state * multiplier + inc (mod 2**128): PCG's LCG step."""
     s_hi, s_lo = gen[STATE_HI], gen[STATE_LO]
@@ -65,7 +65,7 @@ def _step(gen):
     gen[STATE_HI], gen[STATE_LO] = high, new_lo
 
 
-@njit
+@njit_borrowing
 def next64(gen):
     """The next 64 random bits (``bit_generator.random_raw()``)."""
     _step(gen)
@@ -75,7 +75,7 @@ def next64(gen):
     return (value >> rot) | (value << ((U64_MAX - rot + U1) & np.uint64(63)))
 
 
-@njit
+@njit_borrowing
 def next32(gen):
     """The next 32 random bits: the high half of a 64-bit draw is kept for
     the following call, as NumPy's PCG64 does."""
@@ -88,7 +88,7 @@ def next32(gen):
     return bits & MASK32
 
 
-@njit
+@njit_borrowing
 def _bounded32(gen, top):
     """Lemire's draw in 0..top (top < 2**32 - 1), as NumPy's
     ``buffered_bounded_lemire_uint32``."""
@@ -103,7 +103,7 @@ def _bounded32(gen, top):
     return product >> U32
 
 
-@njit
+@njit_borrowing
 def _bounded64(gen, top):
     """Lemire's draw in 0..top for a 64-bit range (``bounded_lemire_uint64``)."""
     range_excl = top + U1
@@ -115,7 +115,7 @@ def _bounded64(gen, top):
     return high
 
 
-@njit
+@njit_borrowing
 def bounded(gen, low, high):
     """``Generator.integers(low, high)`` for one int64 draw (high exclusive)."""
     top = np.uint64(high - low - 1)
@@ -128,7 +128,7 @@ def bounded(gen, low, high):
     return low + np.int64(_bounded64(gen, top))
 
 
-@njit
+@njit_borrowing
 def _interval(gen, top):
     """A draw in 0..top by masked rejection (NumPy's ``random_interval``)."""
     if top == U0:
@@ -151,7 +151,7 @@ def _interval(gen, top):
     return value
 
 
-@njit
+@njit_borrowing
 def shuffle(gen, items, count):
     """Shuffle ``items[:count]`` in place as ``Generator.shuffle`` does (so
     ``permutation(n)`` is this over 0..n-1)."""

@@ -7,7 +7,9 @@ move), ``legal_action_mask``, ``current_player``, ``rewards`` (per seat),
 next one within the same step (auto-reset): that step's rewards and flags
 belong to the finished game, its observation and mask to the new one. The
 arrays are the env's own buffers, overwritten by the next call: copy what
-you keep.
+you keep, and do not write into them (where the game's kernel lists its
+observation's entries, a step rewrites only the entries that were or become
+nonzero).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 
 from meeplezoo.envs.core.aec import check_seed
 from meeplezoo.envs.core.compiled import pcg64
-from meeplezoo.envs.core.compiled.batch import driver
+from meeplezoo.envs.core.compiled.batch import driver, entry_capacity
 from meeplezoo.envs.core.compiled.kernel import kernel_of
 from meeplezoo.envs.core.compiled.layout import layout_of
 from meeplezoo.envs.core.state import Game, integer_index
@@ -65,6 +67,8 @@ class VecEnv:
         self._current = np.zeros(n, dtype=np.int64)
         self._rewards = np.zeros((n, self.num_players), dtype=np.float64)
         self._flags = np.zeros((n, 2), dtype=np.bool_)
+        size = int(np.prod(self.observation_shape, dtype=np.int64))
+        self._entries = np.zeros((n, 1 + entry_capacity(self.kernel, size)), dtype=np.int32)
         self._started = False
 
     def reset(self, seed: int | None = None) -> VecState:
@@ -77,8 +81,9 @@ class VecEnv:
             raise ValueError(f"seed + num_envs must stay below 2**63 - 1, got seed {seed}")
         self.seed = seed
         self._driver.reset(
-            self.states, self._game_row, self.seeders, seed, self._flat_obs(), self._mask, self._current
-        )
+            self.states, self._game_row, self.seeders, seed, self._flat_obs(), self._mask, self._current,
+            self._entries,
+        )  # fmt: skip
         self._rewards[:] = 0.0
         self._flags[:] = False
         self._started = True
@@ -101,13 +106,16 @@ class VecEnv:
             self._rewards,
             self._flags,
             self._current,
+            self._entries,
         )
         return self._result()
 
     def refresh(self) -> None:
         """Read every slot's seat to move, observation and mask again (after
         the rows were changed outside :meth:`step`)."""
-        self._driver.show_all(self.states, self._game_row, self._flat_obs(), self._mask, self._current)
+        self._driver.show_all(
+            self.states, self._game_row, self._flat_obs(), self._mask, self._current, self._entries
+        )
 
     def view(self) -> VecState:
         """The batch as it stands (the last step's rewards and flags)."""

@@ -3,7 +3,7 @@ sub-steps does (the ``use`` and ``step`` of ``action_tiles.ACTION_TILES``)."""
 
 from __future__ import annotations
 
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
 from meeplezoo.envs.gem_mountain.action_tiles import LANTERN_PEEKS
 from meeplezoo.envs.gem_mountain.decisions import NOTHING, POSITIONS
 from meeplezoo.envs.gem_mountain.kernel import slots as S
@@ -48,7 +48,7 @@ from meeplezoo.envs.gem_mountain.kernel.turns import (
 from meeplezoo.envs.gem_mountain.tiles import NUM_GEMS
 
 
-@njit
+@njit_borrowing
 def spend(state, kind):
     """``_use``'s cost: a public copy not taken in this window, else the secret tile (now revealed)."""
     player = state[S.PLAYER]
@@ -101,7 +101,7 @@ def use_at_once(state, game, kind):
     finish_action(state, game)
 
 
-@njit
+@njit_borrowing
 def act_on_arrow(state, game, kind):
     """The chosen arrow is known: Gust and Compass ask on, Flare and Avalanche act."""
     if kind == GUST or kind == COMPASS:  # continue_to_next_sub_step
@@ -123,13 +123,13 @@ def act_on_arrow(state, game, kind):
     finish_action(state, game)
 
 
-@njit
+@njit_borrowing
 def quarter_step(game, action):
     """+1 for clockwise, -1 for counter-clockwise."""
     return 1 if action == game[S.G_BLOCK_CLOCKWISE] else -1
 
 
-@njit
+@njit_borrowing
 def lantern_peek(state, game, action):
     """Lantern: look at a face-down tile (or stop after the first)."""
     if action == game[S.G_BLOCK_DONE]:
@@ -143,7 +143,7 @@ def lantern_peek(state, game, action):
     state[S.SUB_STEP] = 1
 
 
-@njit
+@njit_borrowing
 def move_gem(state, game, action, thief):
     """Thief moves a gem from the target to the player, Gift the other way."""
     gem = action - game[S.G_BLOCK_GEM]
@@ -155,7 +155,7 @@ def move_gem(state, game, action, thief):
     finish_action(state, game)
 
 
-@njit
+@njit_borrowing
 def answer_sub_step(state, game, action):
     """The answer ``action`` to the resolving tile's current sub-step."""
     kind, step = state[S.RESOLVING], state[S.SUB_STEP]

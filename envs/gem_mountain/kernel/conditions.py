@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import njit_borrowing
 from meeplezoo.envs.gem_mountain.decisions import POSITIONS, Phase
 from meeplezoo.envs.gem_mountain.kernel import slots as S
 from meeplezoo.envs.gem_mountain.kernel.map import (
@@ -24,7 +24,7 @@ PRISM, THIEF, GIFT, AVALANCHE, EARTHQUAKE, GREED, TWISTER, RESERVED = range(8, N
 assert all(globals()[kind.name] == kind for kind in ActionKind), "the names must follow ActionKind"
 
 
-@njit
+@njit_borrowing
 def holds_gems(state, seat):
     """Seat ``seat`` holds a public gem."""
     for gem in range(NUM_GEMS):
@@ -33,13 +33,13 @@ def holds_gems(state, seat):
     return False
 
 
-@njit
+@njit_borrowing
 def opponent(state, game, offset):
     """The seat ``offset + 1`` seats after the player."""
     return (state[S.PLAYER] + 1 + offset) % game[S.G_NUM_PLAYERS]
 
 
-@njit
+@njit_borrowing
 def top_has_face_down(state, game, arrow):
     """``flare_arrows``: the arrow's top layer holds a face-down tile."""
     position = state[S.ARROWS_AT + arrow]
@@ -52,13 +52,13 @@ def top_has_face_down(state, game, arrow):
     return False
 
 
-@njit
+@njit_borrowing
 def top_is_occupied(state, game, arrow):
     """``arrows_with_a_top``: the arrow sees a tile."""
     return top_layer(state, game, state[S.ARROWS_AT + arrow]) >= 0
 
 
-@njit
+@njit_borrowing
 def any_arrow(state, game, kind):
     """Some arrow fits Tunnel (a second layer) or Flare (a face-down top tile)."""
     for arrow in range(arrow_count(state)):
@@ -69,7 +69,7 @@ def any_arrow(state, game, kind):
     return False
 
 
-@njit
+@njit_borrowing
 def any_thief_target(state, game):
     """``thief_targets``: an opponent holds a public gem."""
     for offset in range(game[S.G_NUM_PLAYERS] - 1):
@@ -78,7 +78,7 @@ def any_thief_target(state, game):
     return False
 
 
-@njit
+@njit_borrowing
 def usable(state, game, kind):
     """The tile's condition beyond holding one (``USABLE``)."""
     if kind == TUNNEL or kind == FLARE:
@@ -96,7 +96,7 @@ def usable(state, game, kind):
     return kind != RESERVED
 
 
-@njit
+@njit_borrowing
 def held(state, kind):
     """The player holds a public copy not taken in this window, or the secret tile, of ``kind``."""
     player = state[S.PLAYER]
@@ -105,7 +105,7 @@ def held(state, kind):
     return state[S.SECRET_TILES + player] == NUM_GEMS + kind
 
 
-@njit
+@njit_borrowing
 def any_usable(state, game):
     """``_usable()`` is not empty."""
     for kind in range(NUM_ACTION_TYPES):
@@ -114,7 +114,7 @@ def any_usable(state, game):
     return False
 
 
-@njit
+@njit_borrowing
 def mark_window(state, game, mask):
     """PRE and POST: USE of each usable kind, and DONE."""
     for kind in range(NUM_ACTION_TYPES):
@@ -123,7 +123,7 @@ def mark_window(state, game, mask):
     mask[game[S.G_BLOCK_DONE]] = True
 
 
-@njit
+@njit_borrowing
 def mark_arrows(state, game, kind, mask):
     """The ARROW sub-step: every arrow (Gust, Compass), or those Flare or Avalanche can act on."""
     for arrow in range(arrow_count(state)):
@@ -134,14 +134,14 @@ def mark_arrows(state, game, kind, mask):
         mask[game[S.G_BLOCK_ARROW] + arrow] = True
 
 
-@njit
+@njit_borrowing
 def mark_directions(game, mask):
     """Clockwise and counter-clockwise."""
     mask[game[S.G_BLOCK_CLOCKWISE]] = True
     mask[game[S.G_BLOCK_CLOCKWISE] + 1] = True
 
 
-@njit
+@njit_borrowing
 def mark_other_positions(state, game, mask):
     """Compass: every position but the chosen arrow's."""
     current = state[S.ARROWS_AT + state[S.CHOSEN_ARROW]]
@@ -150,7 +150,7 @@ def mark_other_positions(state, game, mask):
             mask[game[S.G_BLOCK_POSITION] + position] = True
 
 
-@njit
+@njit_borrowing
 def mark_opponents(state, game, thief, mask):
     """Thief: opponents holding a public gem; Gift: every opponent."""
     for offset in range(game[S.G_NUM_PLAYERS] - 1):
@@ -158,7 +158,7 @@ def mark_opponents(state, game, thief, mask):
             mask[game[S.G_BLOCK_OPPONENT] + offset] = True
 
 
-@njit
+@njit_borrowing
 def mark_gems(state, game, seat, mask):
     """``gems_of``: the gem kinds ``seat`` holds publicly."""
     for gem in range(NUM_GEMS):
@@ -166,7 +166,7 @@ def mark_gems(state, game, seat, mask):
             mask[game[S.G_BLOCK_GEM] + gem] = True
 
 
-@njit
+@njit_borrowing
 def mark_occupied(state, game, mask):
     """Turn Stone: every tile on the map."""
     for cell in range(game[S.G_NUM_CELLS]):
@@ -174,7 +174,7 @@ def mark_occupied(state, game, mask):
             mask[cell] = True
 
 
-@njit
+@njit_borrowing
 def mark_sub_step(state, game, mask):
     """The legal answers of the resolving tile's current sub-step (none past its last)."""
     kind, step = state[S.RESOLVING], state[S.SUB_STEP]

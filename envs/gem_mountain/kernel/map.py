@@ -6,18 +6,18 @@ from __future__ import annotations
 import numpy as np
 
 from meeplezoo.envs.core.compiled import pcg64
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
 from meeplezoo.envs.gem_mountain.decisions import ARROWS, POSITIONS
 from meeplezoo.envs.gem_mountain.kernel import slots as S
 
 
-@njit
+@njit(inline="always")
 def generator(state):
     """The state's PCG64 words (a uint64 view of the row)."""
     return state[S.RNG : S.RNG + pcg64.WORDS].view(np.uint64)
 
 
-@njit
+@njit_borrowing
 def arrow_count(state):
     """How many arrows stand on the board (none before the START choice)."""
     count = 0
@@ -27,25 +27,25 @@ def arrow_count(state):
     return count
 
 
-@njit
+@njit_borrowing
 def distance(game, position, cell):
     """Layer index of ``cell`` seen from arrow ``position``."""
     return game[S.G_DISTANCES + position * S.MOST_CELLS + cell]
 
 
-@njit
+@njit_borrowing
 def layer_size(game, position, layer):
     """Cells (taken or not) in ``layer`` seen from ``position``."""
     return game[S.G_LAYER_SIZES + position * S.MOST_LAYERS + layer]
 
 
-@njit
+@njit_borrowing
 def layer_cell(game, position, layer, nth):
     """The ``nth`` cell (row-major) of ``layer`` seen from ``position``."""
     return game[S.G_LAYER_CELLS + (position * S.MOST_LAYERS + layer) * S.MOST_IN_A_LAYER + nth]
 
 
-@njit
+@njit_borrowing
 def top_layer(state, game, position):
     """Index of the top layer of arrow position p (-1 on an empty map)."""
     for layer in range(game[S.G_DEPTH + position]):
@@ -54,7 +54,7 @@ def top_layer(state, game, position):
     return -1
 
 
-@njit
+@njit_borrowing
 def second_layer(state, game, position):
     """Index of the layer under the top one from arrow position p, or -1."""
     found = False
@@ -66,7 +66,7 @@ def second_layer(state, game, position):
     return -1
 
 
-@njit
+@njit_borrowing
 def mark_layer(state, game, position, layer, mask):
     """Set ``mask`` at the occupied cells of ``layer`` from ``position`` (none for -1)."""
     if layer < 0:
@@ -77,7 +77,7 @@ def mark_layer(state, game, position, layer, mask):
             mask[cell] = True
 
 
-@njit
+@njit_borrowing
 def mark_grab_cells(state, game, tunnel, mask):
     """Cells a grab may take: the arrows' top layers (``available``), or their
     second layers for Tunnel (``tunnel_cells``)."""
@@ -87,13 +87,13 @@ def mark_grab_cells(state, game, tunnel, mask):
         mark_layer(state, game, position, layer, mask)
 
 
-@njit
+@njit_borrowing
 def is_face_down(state, cell):
     """An occupied cell whose tile lies face down."""
     return state[S.CELLS + cell] >= 0 and not state[S.FACE_UP + cell]
 
 
-@njit
+@njit_borrowing
 def mark_face_down_cells(state, game, mask):
     """``face_down_cells``: every occupied face-down cell."""
     for cell in range(game[S.G_NUM_CELLS]):
@@ -101,7 +101,7 @@ def mark_face_down_cells(state, game, mask):
             mask[cell] = True
 
 
-@njit
+@njit_borrowing
 def mark_peek_cells(state, game, mask):
     """``peek_cells``: face-down cells the player has not looked at, or all if it knows every one."""
     bit = 1 << state[S.PLAYER]
@@ -114,14 +114,14 @@ def mark_peek_cells(state, game, mask):
         mark_face_down_cells(state, game, mask)
 
 
-@njit
+@njit_borrowing
 def see_shards(state, design):
     """Every seat has now seen the shards of ``design``."""
     for k in range(S.SHARD_COUNT[design]):
         state[S.SEEN + S.SHARD_TABLE[design, k]] += 1
 
 
-@njit
+@njit_borrowing
 def remove(state, game, cell):
     """Take tile ``cell`` off the map (revealing it if face down)."""
     design = state[S.CELLS + cell]
@@ -137,7 +137,7 @@ def remove(state, game, cell):
     state[S.PEEKS + cell] = 0
 
 
-@njit
+@njit_borrowing
 def flip(state, cell):
     """Turn the face-down tile ``cell`` face up for everyone."""
     state[S.FACE_UP + cell] = 1
@@ -146,13 +146,13 @@ def flip(state, cell):
     see_shards(state, state[S.CELLS + cell])
 
 
-@njit
+@njit_borrowing
 def peek_at(state, cell):
     """The player looks at face-down tile ``cell`` (which cell is public)."""
     state[S.PEEKS + cell] |= 1 << state[S.PLAYER]
 
 
-@njit
+@njit_borrowing
 def rotate(state, cell, quarters):
     """Turn tile ``cell`` by ``quarters`` quarter turns clockwise."""
     state[S.ROTATIONS + cell] = (state[S.ROTATIONS + cell] + quarters) % 4
@@ -182,7 +182,7 @@ def shuffle_map(state, game):
     state[S.PEEKS : S.PEEKS + cells] = 0
 
 
-@njit
+@njit_borrowing
 def recount(state, game):
     """``_recount``: the layer counts, gem tiles and face-down tiles left, from the map."""
     state[S.LAYER_COUNTS : S.LAYER_COUNTS + POSITIONS * S.MOST_LAYERS] = 0

@@ -9,7 +9,7 @@ included) and ``game`` (``kernel.game_row.game_row(game)``).
 
 from __future__ import annotations
 
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
 from meeplezoo.envs.gem_mountain.decisions import SECTIONS
 from meeplezoo.envs.gem_mountain.kernel import slots as S
 from meeplezoo.envs.gem_mountain.kernel.action_tiles import answer_sub_step, use
@@ -47,31 +47,31 @@ def new_game(state, game, seed):
     deal(state, game, seed)
 
 
-@njit
+@njit_borrowing
 def is_done(state):
     """The game is over or cut short."""
     return state[S.OVER] != 0 or state[S.CUT_SHORT] != 0
 
 
-@njit
+@njit_borrowing
 def current_player(state):
     """The seat to move, -1 once the game is over or cut short."""
     return -1 if is_done(state) else state[S.PLAYER]
 
 
-@njit
+@njit_borrowing
 def is_terminal(state):
     """The last gem tile is gone."""
     return state[S.OVER] != 0
 
 
-@njit
+@njit_borrowing
 def is_truncated(state):
     """The turn limit was reached before the end."""
     return state[S.CUT_SHORT] != 0 and state[S.OVER] == 0
 
 
-@njit
+@njit_borrowing
 def mark_legal(state, game, mask):
     """``_legal``: the legal actions of the phase (before the forced pass)."""
     phase = state[S.PHASE]
@@ -95,7 +95,7 @@ def mark_legal(state, game, mask):
         mark_sub_step(state, game, mask)
 
 
-@njit
+@njit_borrowing
 def legal_mask(state, game, mask):
     """``legal_action_mask()``: none once done, PASS alone when nothing else is legal."""
     mask[:] = False

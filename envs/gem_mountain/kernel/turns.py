@@ -9,7 +9,7 @@ True and leaves the offer to its caller, so no kernel calls itself.
 
 from __future__ import annotations
 
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import njit_borrowing
 from meeplezoo.envs.gem_mountain.decisions import (
     NOTHING,
     POSITIONS,
@@ -31,7 +31,7 @@ MAIN_GRAB, EXTRA_GRAB, TUNNEL_GRAB = (int(kind) for kind in GrabKind)
 PER_WINDOW, PER_TURN = ACTION_LIMITS.index("per_window"), ACTION_LIMITS.index("per_turn")
 
 
-@njit
+@njit_borrowing
 def gain_to(state, seat, content):
     """``_gain_to``: a gem or an action tile joins ``seat``'s public collection."""
     if content < NUM_GEMS:
@@ -40,7 +40,7 @@ def gain_to(state, seat, content):
         state[S.ACTION_TILES_AT + seat * S.ACTION_ROW + content - NUM_GEMS] += 1
 
 
-@njit
+@njit_borrowing
 def gain(state, content):
     """``_gain``: the player gains ``content``; an action tile taken in a window is counted."""
     gain_to(state, state[S.PLAYER], content)
@@ -48,7 +48,7 @@ def gain(state, content):
         state[S.TAKEN_THIS_WINDOW + content - NUM_GEMS] += 1
 
 
-@njit
+@njit_borrowing
 def open_window(state, window):
     """``_open_window`` without the offer: the window opens with nothing used or taken."""
     state[S.WINDOW] = window
@@ -56,7 +56,7 @@ def open_window(state, window):
     state[S.USES_THIS_WINDOW] = 0
 
 
-@njit
+@njit_borrowing
 def begin_turn(state):
     """``_begin_turn`` without the offer: the turn's flags clear and PRE opens."""
     for flag in (S.USED_BEFORE, S.USED_AFTER, S.ANCHORED, S.PRISM_USED, S.PRISM_ACTIVE):
@@ -64,7 +64,7 @@ def begin_turn(state):
     open_window(state, PRE_WINDOW)
 
 
-@njit
+@njit_borrowing
 def end_turn(state, game):
     """``_end_turn``: the arrows turn (unless anchored), the next seat moves;
     True when its PRE window opened (the caller offers it)."""
@@ -82,7 +82,7 @@ def end_turn(state, game):
     return True
 
 
-@njit
+@njit_borrowing
 def close_window(state, game):
     """``_close_window``: PRE leads to the grab, POST to INFO or the end of the
     turn; True when a new turn's window opened."""
@@ -98,7 +98,7 @@ def close_window(state, game):
     return end_turn(state, game)
 
 
-@njit
+@njit_borrowing
 def window_closes(state, game):
     """``_offer_window``'s test: the action limit is reached, or (public start
     tiles) no held tile is usable; else the window's phase is set."""
@@ -113,7 +113,7 @@ def window_closes(state, game):
     return not any_usable(state, game)
 
 
-@njit
+@njit_borrowing
 def offer_window(state, game):
     """``_offer_window``: the open window asks the player, or closes (and the
     next turn's window is offered in its turn)."""
@@ -122,7 +122,7 @@ def offer_window(state, game):
             return
 
 
-@njit
+@njit_borrowing
 def finish_action(state, game):
     """The action tile is resolved: back to its window."""
     state[S.RESOLVING], state[S.SUB_STEP], state[S.CHOSEN_ARROW] = NOTHING, 0, NOTHING
@@ -130,7 +130,7 @@ def finish_action(state, game):
     offer_window(state, game)
 
 
-@njit
+@njit_borrowing
 def after_grab(state, game):
     """``_after_grab``: the game ends with the last gem tile; else a grab still
     owed (Greed), the POST window (a main grab), or back to the window."""
@@ -149,7 +149,7 @@ def after_grab(state, game):
     finish_action(state, game)
 
 
-@njit
+@njit_borrowing
 def pointed_sections(state, game, cell):
     """Bit s set when an arrow whose top (second, for Tunnel) layer holds ``cell`` points at section s."""
     tunnel = state[S.GRAB_KIND] == TUNNEL_GRAB
@@ -163,7 +163,7 @@ def pointed_sections(state, game, cell):
     return pointed
 
 
-@njit
+@njit_borrowing
 def section_choices(state, game, cell):
     """``grab_options``: bit s set for the lowest pointed section of each content."""
     design, rotation = state[S.CELLS + cell], state[S.ROTATIONS + cell]
@@ -183,7 +183,7 @@ def section_choices(state, game, cell):
     return choices
 
 
-@njit
+@njit_borrowing
 def grab(state, game, cell):
     """``_grab``: take tile ``cell``; Prism takes every shard, a plain tile its
     content, a split one its only pointed content or asks for a SECTION."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from meeplezoo.envs.core.compiled import pcg64
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
 from meeplezoo.envs.gold_rush_gangs.kernel import slots as S
 from meeplezoo.envs.gold_rush_gangs.pieces import (
     BANK,
@@ -25,19 +25,19 @@ ZERO, CARDS = np.int64(0), np.int64(DECK_SIZE)
 NOWHERE = -1
 
 
-@njit
+@njit(inline="always")
 def generator(state):
     """The row's generator words, as the uint64 array ``pcg64`` advances."""
     return state[S.RNG : S.RNG + pcg64.WORDS].view(np.uint64)
 
 
-@njit
+@njit_borrowing
 def rank_of(card):
     """card_rank: 1 (Ace) .. 13 (King)."""
     return card % 13 + 1
 
 
-@njit
+@njit_borrowing
 def draw(state, game):
     """_draw: a uniform card id (``deck_mode='iid'``) or the deck's top card,
     the discard shuffled under an empty draw pile first (Deck.draw)."""
@@ -60,7 +60,7 @@ def draw(state, game):
     return card
 
 
-@njit
+@njit_borrowing
 def discard(state, game, card):
     """A card drawn goes to the discard at once (not with ``deck_mode='iid'``)."""
     if not game[S.G_INDEPENDENT_DRAWS]:
@@ -100,7 +100,7 @@ def draw_first_player(state, game):
         round_index += 1
 
 
-@njit
+@njit_borrowing
 def clear(state):
     """Every word as an empty row holds it (the layout's fills)."""
     for k in range(S.STATE_WIDTH):

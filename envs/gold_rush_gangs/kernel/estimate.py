@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from meeplezoo.envs.core.compiled import pcg64
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
 from meeplezoo.envs.core.rng import SEED_BOUND
 from meeplezoo.envs.gold_rush_gangs.kernel import slots as S
 from meeplezoo.envs.gold_rush_gangs.kernel.rules import is_done, rank_rewards, returns
@@ -27,7 +27,7 @@ from meeplezoo.envs.gold_rush_gangs.pieces import ACTIVE, GANG_SIZE, NUM_ORIGINS
 ZERO, DRAW_SEED_BOUND = np.int64(0), np.int64(SEED_BOUND)
 
 
-@njit
+@njit_borrowing
 def nearest_gold(state, game, seat, cell, span):
     """The distance from ``cell`` to the nearest gold the seat may steal (``span`` if none nearer)."""
     near = span
@@ -43,7 +43,7 @@ def nearest_gold(state, game, seat, cell, span):
     return near
 
 
-@njit
+@njit_borrowing
 def progress(state, game, out):
     """_progress: deliveries, part of a sack per carrier (more the nearer home) and
     a little per empty-handed thief near gold it may steal."""
@@ -87,7 +87,7 @@ def evaluate(state, game, viewer, out):
         out[seat] = (1.0 - late) * value + late * at_limit[seat]
 
 
-@njit
+@njit_borrowing
 def determinize(state, game, player, searcher, out):
     """determinize(player, rng): the draw pile redealt sorted-then-shuffled from
     ``searcher``, the copy's generator seeded from one more draw."""

@@ -11,7 +11,7 @@ included) and ``game`` (``kernel.game_row.game_row(game)``).
 from __future__ import annotations
 
 from meeplezoo.envs.core.compiled.batch import pick_legal
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import njit_borrowing
 from meeplezoo.envs.gold_rush_gangs.kernel import slots as S
 from meeplezoo.envs.gold_rush_gangs.kernel.deck import (
     discard,
@@ -34,38 +34,38 @@ from meeplezoo.envs.gold_rush_gangs.pieces import (
 NOWHERE = -1
 
 
-@njit
+@njit_borrowing
 def is_done(state):
     """Won or cut short at the turn limit."""
     return state[S.WINNER] >= 0 or state[S.IS_TRUNCATED] != 0
 
 
-@njit
+@njit_borrowing
 def current_player(state):
     """The seat to move, -1 once the game is over or cut short."""
     return -1 if is_done(state) else state[S.ACTING_SEAT]
 
 
-@njit
+@njit_borrowing
 def is_terminal(state):
     """A gang has delivered the sacks that win."""
     return state[S.WINNER] >= 0
 
 
-@njit
+@njit_borrowing
 def is_truncated(state):
     """The turn limit came before a winner."""
     return state[S.IS_TRUNCATED] != 0 and state[S.WINNER] < 0
 
 
-@njit
+@njit_borrowing
 def bank_broken(state, game, seat):
     """bank_broken: the damage (shared, or the seat's own) has reached the threshold."""
     damage = state[S.BANK_DAMAGE + (seat if game[S.G_PER_PLAYER_BANK] else 0)]
     return damage >= game[S.G_BANK_THRESHOLD]
 
 
-@njit
+@njit_borrowing
 def has_gold(state, cell):
     """Some sack lies on ``cell`` (the reference's ``cell in sacks``)."""
     for origin in range(NUM_ORIGINS):
@@ -74,7 +74,7 @@ def has_gold(state, cell):
     return False
 
 
-@njit
+@njit_borrowing
 def mark_moves(state, game, seat, mask):
     """_move_legal: an active thief with the AP for the step onto a free on-board
     cell, not another gang's base nor a standing bank; a carrier not onto gold."""
@@ -101,7 +101,7 @@ def mark_moves(state, game, seat, mask):
             mask[game[S.G_BLOCK_MOVE] + S.NUM_DIRECTIONS * slot + direction] = True
 
 
-@njit
+@njit_borrowing
 def mark_pickups_and_breaks(state, game, seat, mask):
     """_pickup_legal (free) and _break_legal (1 AP, next to a standing bank)."""
     can_break = state[S.ACTION_POINTS] > 0 and not bank_broken(state, game, seat)
@@ -121,7 +121,7 @@ def mark_pickups_and_breaks(state, game, seat, mask):
             mask[game[S.G_BLOCK_BREAK] + slot] = True
 
 
-@njit
+@njit_borrowing
 def legal_mask(state, game, mask):
     """legal_action_mask(): none once done; a setup step with no placement offers END."""
     mask[:] = False
@@ -136,7 +136,7 @@ def legal_mask(state, game, mask):
         mask[game[S.G_BLOCK_END]] = True
 
 
-@njit
+@njit_borrowing
 def start_turn(state, game):
     """_start_turn: thieves sent home come back after missing a turn; the gang gets its AP."""
     seat = state[S.ACTING_SEAT]
@@ -149,7 +149,7 @@ def start_turn(state, game):
     state[S.ACTION_POINTS] = game[S.G_BASE_AP] + state[S.DELIVERED + seat]
 
 
-@njit
+@njit_borrowing
 def end_turn(state, game):
     """end_turn: the turn limit truncates; else the next seat starts its turn."""
     state[S.TURNS] += 1
@@ -160,7 +160,7 @@ def end_turn(state, game):
     start_turn(state, game)
 
 
-@njit
+@njit_borrowing
 def is_next_to(game, cell, other):
     """``other`` is one of the six cells around ``cell``."""
     for direction in range(S.NUM_DIRECTIONS):
@@ -169,7 +169,7 @@ def is_next_to(game, cell, other):
     return False
 
 
-@njit
+@njit_borrowing
 def support(state, game, unit):
     """_support: the thief's cards plus those of active friends next to it."""
     seat = unit // GANG_SIZE
@@ -182,7 +182,7 @@ def support(state, game, unit):
     return cards
 
 
-@njit
+@njit_borrowing
 def send_home(state, game, unit):
     """_send_home: the loser drops its sack (bank gold back to the bank) and misses a turn at home."""
     cell = state[S.UNIT_CELL + unit]
@@ -198,7 +198,7 @@ def send_home(state, game, unit):
     state[S.UNIT_TURNS_TO_MISS + unit] = 1
 
 
-@njit
+@njit_borrowing
 def fight(state, game, attacker, defender, index):
     """_fight (the ``index``-th of the action): both draw, attacker first; the higher
     top rank wins, ties to the attacker; the loser goes home. True if the attacker won."""
@@ -223,7 +223,7 @@ def fight(state, game, attacker, defender, index):
     return won
 
 
-@njit
+@njit_borrowing
 def fight_neighbours(state, game, unit, cell):
     """fight_neighbours: the mover fights each enemy next to it (next gang first), stopping at a loss."""
     enemies = S.ENEMY_TABLE[unit // GANG_SIZE]
@@ -240,7 +240,7 @@ def fight_neighbours(state, game, unit, cell):
                 return
 
 
-@njit
+@njit_borrowing
 def move(state, game, index):
     """_move: pay the step, deliver on entering the own base (the last sack wins), then fight."""
     seat = state[S.ACTING_SEAT]
@@ -266,7 +266,7 @@ def move(state, game, index):
     fight_neighbours(state, game, unit, target)
 
 
-@njit
+@njit_borrowing
 def pick_up(state, seat, slot):
     """_pick_up: the first origin of PICKUP_ORDER lying there."""
     unit = GANG_SIZE * seat + slot
@@ -278,7 +278,7 @@ def pick_up(state, seat, slot):
             return
 
 
-@njit
+@njit_borrowing
 def apply_action(state, game, action):
     """_apply_action of a legal ``action``: the last fights are cleared, then its block's effect."""
     for k in range(S.MOST_FIGHTS * S.FIGHT_WORDS):
@@ -300,7 +300,7 @@ def apply_action(state, game, action):
         start_turn(state, game)
 
 
-@njit
+@njit_borrowing
 def returns(state, game, out):
     """returns(): the winner +1 (the others -0.5 when zero-sum, else 0); a truncated
     game 0 each, or ranked by deliveries (+1 / 0 / -1, ties averaged)."""
@@ -314,7 +314,7 @@ def returns(state, game, out):
         rank_rewards(state, out)
 
 
-@njit
+@njit_borrowing
 def rank_rewards(state, out):
     """ranking.rank_rewards of the deliveries for three seats: values 1, 0, -1 by rank, ties share."""
     for seat in range(NUM_SEATS):
@@ -327,7 +327,7 @@ def rank_rewards(state, out):
         out[seat] = 1.0 - (2 * ahead + level - 1) / 2.0
 
 
-@njit
+@njit_borrowing
 def play_random(state, game, gen, mask, max_steps):
     """Play uniformly random legal actions (the k-th legal one, k drawn from
     ``gen``) until the game is done or ``max_steps``; returns the steps taken."""

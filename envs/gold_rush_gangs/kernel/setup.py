@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import njit_borrowing
 from meeplezoo.envs.gold_rush_gangs.kernel import slots as S
 from meeplezoo.envs.gold_rush_gangs.pieces import (
     ACTIVE,
@@ -17,14 +17,14 @@ from meeplezoo.envs.gold_rush_gangs.pieces import (
 )
 
 
-@njit
+@njit_borrowing
 def setup_slot(state, game):
     """setup_step()'s slot: -1 for a store step, else the thief deployed now."""
     step = state[S.SETUP_STEP] % game[S.G_STEPS_PER_SEAT]
     return step - 1 if game[S.G_CHOOSE_STORES] else step
 
 
-@njit
+@njit_borrowing
 def distance(game, cell, other):
     """Hex distance of two cells from their axial coordinates."""
     dq = game[S.G_Q + cell] - game[S.G_Q + other]
@@ -32,7 +32,7 @@ def distance(game, cell, other):
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-@njit
+@njit_borrowing
 def is_deployable(game, seat, cell):
     """The cell is in the seat's territory and outside its base."""
     if cell < 0:
@@ -41,7 +41,7 @@ def is_deployable(game, seat, cell):
     return in_territory != 0 and game[S.G_BASE_OWNER + cell] != seat
 
 
-@njit
+@njit_borrowing
 def is_candidate(game, seat, slot, first, second, cell):
     """deploy_candidates: some legal triple holds the thieves placed and ``cell``."""
     spacing = game[S.G_SPACING]
@@ -59,7 +59,7 @@ def is_candidate(game, seat, slot, first, second, cell):
     return False
 
 
-@njit
+@njit_borrowing
 def mark_deploys(state, game, seat, mask):
     """_deploy_legal: a free, gold-free cell from which the whole gang can still deploy."""
     slot = setup_slot(state, game)
@@ -83,7 +83,7 @@ def mark_deploys(state, game, seat, mask):
             mask[game[S.G_BLOCK_DEPLOY] + game[S.G_TO_RELATIVE + seat * S.MOST_CELLS + cell]] = True
 
 
-@njit
+@njit_borrowing
 def mark_setup(state, game, seat, mask):
     """The store or deploy actions of the setup step; False when none is legal."""
     if state[S.PHASE] == STORE_PHASE:
@@ -95,7 +95,7 @@ def mark_setup(state, game, seat, mask):
     return mask.any()
 
 
-@njit
+@njit_borrowing
 def is_store(state, cell):
     """A store stands on ``cell``."""
     for k in range(NUM_SEATS):
@@ -104,7 +104,7 @@ def is_store(state, cell):
     return False
 
 
-@njit
+@njit_borrowing
 def advance_setup(state, game):
     """advance_setup: the next setup step, seat by seat from the first player;
     True when setup is over (the caller starts the first movement turn)."""
@@ -119,7 +119,7 @@ def advance_setup(state, game):
     return False
 
 
-@njit
+@njit_borrowing
 def play_setup(state, game, action):
     """_place_store or _deploy of a setup action (cell in the seat's frame); True when setup is over."""
     seat = state[S.ACTING_SEAT]

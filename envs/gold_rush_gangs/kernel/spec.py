@@ -20,6 +20,7 @@ KERNEL = Kernel(
     is_terminal=rules.is_terminal,
     is_truncated=rules.is_truncated,
     observe=observe.observe,
+    observe_entries=observe.observe_entries,
     evaluate=estimate.evaluate,
     determinize=estimate.determinize,
 )
