@@ -16,13 +16,13 @@ import numpy as np
 from meeplezoo.envs.amoeba.kernel import slots as S
 from meeplezoo.envs.amoeba.kernel.rules import hand_length, pile_length
 from meeplezoo.envs.core.compiled import pcg64
-from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
+from meeplezoo.envs.core.compiled.jit import njit
 from meeplezoo.envs.core.rng import SEED_BOUND
 
 ZERO, DRAW_SEED_BOUND = np.int64(0), np.int64(SEED_BOUND)
 
 
-@njit_borrowing
+@njit
 def removed_length(state, seat):
     for k in range(S.TILES):
         if state[S.REMOVED + seat * S.TILES + k] < 0:
@@ -30,7 +30,7 @@ def removed_length(state, seat):
     return S.TILES
 
 
-@njit_borrowing
+@njit
 def sorted_bag(state, game, player, bag):
     """The hidden tiles, sorted (returns how many)."""
     size = pile_length(state)

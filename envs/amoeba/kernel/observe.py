@@ -17,7 +17,7 @@ from meeplezoo.envs.amoeba.kernel.rules import hand_length, pile_length, scores
 from meeplezoo.envs.amoeba.kernel.table import amoeba_at, count_placements, oriented
 from meeplezoo.envs.amoeba.observe import NUM_PLANES, SEATS
 from meeplezoo.envs.amoeba.tiles import NUM_TILES
-from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
+from meeplezoo.envs.core.compiled.jit import njit
 
 CAP = 127  # int8 ceiling for sizes and scores
 # the port planes, in planes of U x U (each a pair: vertical side, horizontal side)
@@ -92,7 +92,7 @@ def paint_ports(state, out, units, placement_index, row, column, player, players
         paint_piece(state, out, units, oriented_tile, i + 1, row, column, amoeba_bytes)
 
 
-@njit_borrowing
+@njit
 def paint_planes(state, game, player, out):
     """The board planes: every visible (uncovered) tile's units, then its
     outer ports (whose open plane reads the occupied plane just painted)."""
@@ -112,7 +112,7 @@ def paint_planes(state, game, player, out):
             paint_ports(state, out, units, k, anchor // width, anchor % width, player, players, offer)
 
 
-@njit_borrowing
+@njit
 def paint_turn(state, player, out, at):
     """The hand (each tile's piece numbers at rotation 0), the selection
     (the mover's own, at the anchor step), the die and the phase; returns the next offset."""

@@ -23,7 +23,7 @@ from meeplezoo.envs.amoeba.kernel.table import (
 )
 from meeplezoo.envs.core.compiled import pcg64
 from meeplezoo.envs.core.compiled.batch import pick_legal
-from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
+from meeplezoo.envs.core.compiled.jit import njit
 
 ONE = np.int64(1)  # an int64 bound: a plain int would compile the generator's draw once more
 
@@ -74,7 +74,7 @@ def may_choose(game, oriented_tile):
     return S.DISTINCT[oriented_tile] if game[S.G_ALLOW_ROTATION] else oriented_tile % 4 == 0
 
 
-@njit_borrowing
+@njit
 def top_candidates(state, game):
     """``_top_candidates``: the uncovered ground tiles of opponents' complete
     amoebas big enough to split, as placement bits (a pair of words: placements
@@ -127,7 +127,7 @@ def has_top_plan(state, game, oriented_tile, candidates):
     return False
 
 
-@njit_borrowing
+@njit
 def mark_top_plans(state, game, oriented_tile, candidates, mask, first):
     """``_top_plans(oriented_tile)``: mark the anchors of its legal splits, from action ``first``."""
     if candidates[0] == 0 and candidates[1] == 0:
@@ -138,7 +138,7 @@ def mark_top_plans(state, game, oriented_tile, candidates, mask, first):
             mask[first + state[S.PLACEMENTS + 4 * k]] = True
 
 
-@njit_borrowing
+@njit
 def choosable(state, game):
     """The mover's hand tiles and rotations a player may choose, as bits
     ``slot * 4 + rotation``."""
@@ -175,7 +175,7 @@ def legal_choices(state, game, probe):
     return found
 
 
-@njit_borrowing
+@njit
 def mark_anchors(state, game, mask):
     """``_mark_anchors``: the selected tile's ground anchors (the centre for
     the first tile) and the anchors where it would split an amoeba."""
@@ -189,7 +189,7 @@ def mark_anchors(state, game, mask):
     mark_top_plans(state, game, o, top_candidates(state, game), mask, first)
 
 
-@njit_borrowing
+@njit
 def legal_mask(state, game, mask):
     """``legal_action_mask()``: the legal actions of the phase (none once done)."""
     mask[:] = False
@@ -208,7 +208,7 @@ def legal_mask(state, game, mask):
         mask[game[S.G_CLAIM_ACTION] + 1] = True
 
 
-@njit_borrowing
+@njit
 def roll(state, game):
     """``_roll``: the next scripted result while the script lasts, else a face."""
     used = state[S.DICE_USED]
@@ -220,7 +220,7 @@ def roll(state, game):
     return game[S.G_FACES + pcg64.bounded(gen, ONE, faces + ONE) - 1]
 
 
-@njit_borrowing
+@njit
 def amoeba_key(state, units, aid):
     """``amoeba_key``: its smallest port slot."""
     key = units * units * 4
@@ -272,7 +272,7 @@ def offer_claims(state, game):
     return True
 
 
-@njit_borrowing
+@njit
 def end_turn(state, game):
     """``_end_turn(advance=False)``: draw up, check the end, pass to the next
     seat and roll. Returns whether a next turn began."""
@@ -325,7 +325,7 @@ def advance(state, game):
             return
 
 
-@njit_borrowing
+@njit
 def next_offer(state, game):
     """``_next_offer``: the next amoeba on offer while the mover has a
     nucleus, else the claim step ends with the turn."""
@@ -340,7 +340,7 @@ def next_offer(state, game):
         advance(state, game)
 
 
-@njit_borrowing
+@njit
 def lay_selected(state, game, anchor):
     """``_lay_selected``: the selected tile goes on the anchor (a split when
     the block holds a tile), leaves the hand, and the turn runs on."""
@@ -365,7 +365,7 @@ def lay_selected(state, game, anchor):
     advance(state, game)
 
 
-@njit_borrowing
+@njit
 def apply_action(state, game, action):
     """``_apply_action`` of a legal ``action``."""
     phase = state[S.PHASE]
@@ -383,7 +383,7 @@ def apply_action(state, game, action):
         next_offer(state, game)
 
 
-@njit_borrowing
+@njit
 def clear_row(state, game):
     """An empty table and empty hands, every list at its fill."""
     state[:] = -1
@@ -428,7 +428,7 @@ def new_game(state, game, seed):
     advance(state, game)
 
 
-@njit_borrowing
+@njit
 def scores(state, players, score, largest):
     """Per seat: the segments of its amoebas, and its largest amoeba."""
     score[:] = 0
@@ -473,13 +473,13 @@ def returns(state, game, out):
         out[seat] = share / tied
 
 
-@njit_borrowing
+@njit
 def evaluate(state, game, viewer, out):
     """``evaluate(viewer)``: Amoeba's estimate is its returns (public scores)."""
     returns(state, game, out)
 
 
-@njit_borrowing
+@njit
 def play_random(state, game, gen, mask, max_steps):
     """Play uniformly random legal actions (the k-th legal one, k drawn from
     ``gen``) until the game is done or ``max_steps``; returns the steps taken."""

@@ -22,7 +22,7 @@ from meeplezoo.envs.amoeba.kernel.table import (
     record_placement,
     slot_piece,
 )
-from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
+from meeplezoo.envs.core.compiled.jit import njit
 
 MOST_GROUPS = 16
 COVERED_AT, OLD_COUNT, GROUPS, KEEPER, PARTS, MERGED_OWNER = range(6)
@@ -134,7 +134,7 @@ def flood(state, units, plan, nodes, count, base):
     plan[GROUPS] = groups
 
 
-@njit_borrowing
+@njit
 def split_target(state, game, plan, mover):
     """``_split_target``: the one opponent's complete amoeba, big enough,
     that covering the tile would split (-1: none), among the old amoebas."""
@@ -155,7 +155,7 @@ def group_size(plan, group):
     return plan[GROUP_START + group + 1] - plan[GROUP_START + group]
 
 
-@njit_borrowing
+@njit
 def holdings(state, plan, base):
     """Per group, the old amoebas it holds (bits by their index in OLD)."""
     for g in range(plan[GROUPS]):
@@ -188,7 +188,7 @@ def index_of(plan, aid):
     return -1
 
 
-@njit_borrowing
+@njit
 def parts_legal(game, plan, target_bit):
     """Two or three parts, each big enough; no bystander split (returns the parts' count, 0: illegal)."""
     parts = 0
@@ -210,7 +210,7 @@ def parts_legal(game, plan, target_bit):
     return parts
 
 
-@njit_borrowing
+@njit
 def merged_part(plan, target_bit):
     """``_merge_in_split``: (the part that also joins another amoeba, that
     amoeba's index) or (-1, -1); (-2, -2) when the joins are not allowed."""
@@ -229,7 +229,7 @@ def merged_part(plan, target_bit):
     return merged, merged_by
 
 
-@njit_borrowing
+@njit
 def lowest_unit(state, units, plan, group, base):
     lowest = units * units
     for m in range(plan[GROUP_START + group], plan[GROUP_START + group + 1]):
@@ -246,7 +246,7 @@ def lowest_unit(state, units, plan, group, base):
     return lowest
 
 
-@njit_borrowing
+@njit
 def keeper_of(state, units, plan, target_bit, merged, base):
     """The part that stays with the target's owner: the smallest by (size,
     smallest unit), groups in order on a tie, never the merged one."""
@@ -296,7 +296,7 @@ def plan_top(state, game, oriented_tile, placement_index, mover, plan):
     return True
 
 
-@njit_borrowing
+@njit
 def commit_top(state, game, tile, rotation, plan):
     """``_resolve_split``: the supplies, then the top tile laid and the
     touched amoebas replaced by the plan's groups (new ids in group order)."""

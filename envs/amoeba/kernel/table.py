@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from meeplezoo.envs.amoeba.kernel import slots as S
-from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
+from meeplezoo.envs.core.compiled.jit import njit
 
 
 @njit(inline="always")
@@ -103,7 +103,7 @@ def fits(oriented_tile, need):
     return (pink8 & need & 255) == 0 and (pink8 & pink) == pink
 
 
-@njit_borrowing
+@njit
 def fitting_anchors(state, units, oriented_tile, mask, first):
     """Mark (from action ``first``) every frontier block the oriented tile
     :func:`fits`; written branch-free over all blocks, so that it vectorises."""
@@ -114,7 +114,7 @@ def fitting_anchors(state, units, oriented_tile, mask, first):
         mask[first + anchor] = (need > 0) & (pink8 & need & 255 == 0) & (blue8 & (need >> 8) == 0)
 
 
-@njit_borrowing
+@njit
 def ground_fits(state, units, hand, choices, probe):
     """``_hand_fit``: which of the hand's ``choices`` (bits ``slot * 4 +
     rotation`` of the hand at ``hand``) fit some frontier block, as bits; the
@@ -138,7 +138,7 @@ def ground_fits(state, units, hand, choices, probe):
     return found
 
 
-@njit_borrowing
+@njit
 def update_frontier(state, units, anchor, oriented_tile):
     """``_update_frontier``: the blocks overlapping the new tile are no longer
     free; a free block it touches must now match the ports that face it (the
@@ -160,7 +160,7 @@ def update_frontier(state, units, anchor, oriented_tile):
                     state[other] |= np.int64(1) << (other_port + colour)
 
 
-@njit_borrowing
+@njit
 def record_placement(state, units, placement_index, anchor, tile, rotation, level):
     """Append a placement; its units now show it."""
     at = S.PLACEMENTS + 4 * placement_index
@@ -177,7 +177,7 @@ def amoeba_at(aid, word):
     return S.AMOEBAS + aid * S.AMOEBA_WORDS + word
 
 
-@njit_borrowing
+@njit
 def union(state, keep, absorb, closed):
     """Merge two amoebas: the smaller one's pieces join the larger (members
     appended in order), open ports summed less the ``closed`` ones."""
@@ -199,7 +199,7 @@ def union(state, keep, absorb, closed):
         state[amoeba_at(absorb, word)] = -1
 
 
-@njit_borrowing
+@njit
 def join_contacts(state, units, oriented_tile, anchor, base):
     """Each port of the new tile (pieces from ``base``) that meets a tile
     closes: the two amoebas join, or one amoeba loses an open port."""
@@ -219,7 +219,7 @@ def join_contacts(state, units, oriented_tile, anchor, base):
                 state[amoeba_at(met, S.OPEN)] -= 1
 
 
-@njit_borrowing
+@njit
 def put_ground(state, units, tile, rotation, anchor):
     """Lay a ground tile: each piece an amoeba of its own with its open
     ports, then each contact closes a port and joins two amoebas."""
