@@ -98,17 +98,24 @@ def python_rules_rate(name: str, seconds: float, repeats: int) -> float:
     return _rate(lambda: play_rules(game, 2000, 0) and 2000, seconds, repeats)
 
 
+def seeded_generators(batch: int) -> np.ndarray:
+    """One PCG64 per slot, slot ``i`` seeded ``i``: the benchmark's random players."""
+    from meeplezoo.envs.core.compiled import pcg64
+
+    generators = np.zeros((batch, pcg64.WORDS), dtype=np.uint64)
+    for i in range(batch):
+        pcg64.seed(generators[i], i)
+    return generators
+
+
 def vec_rate(name: str, batch: int, seconds: float, repeats: int) -> float:
     """Steps/s of ``make_vec(name, batch)`` with random legal actions."""
     import meeplezoo
-    from meeplezoo.envs.core.compiled import pcg64
     from meeplezoo.envs.core.compiled.batch import random_legal_actions
 
     env = meeplezoo.make_vec(name, batch)
     state = env.reset(0)
-    generators = np.zeros((batch, pcg64.WORDS), dtype=np.uint64)
-    for i in range(batch):
-        pcg64.seed(generators[i], i)
+    generators = seeded_generators(batch)
     actions = np.zeros(batch, dtype=np.int64)
     rounds = max(1, 4096 // batch)
 
@@ -132,14 +139,11 @@ def vec_floor_rate(name: str, batch: int, seconds: float, repeats: int) -> float
     alone, those of two steps after 64 random ones in turn (the memory floor)."""
     import meeplezoo
     from meeplezoo.benchmarks.observation_floor import ObservationWrites
-    from meeplezoo.envs.core.compiled import pcg64
     from meeplezoo.envs.core.compiled.batch import random_legal_actions
 
     env = meeplezoo.make_vec(name, batch)
     state = env.reset(0)
-    generators = np.zeros((batch, pcg64.WORDS), dtype=np.uint64)
-    for i in range(batch):
-        pcg64.seed(generators[i], i)
+    generators = seeded_generators(batch)
     actions = np.zeros(batch, dtype=np.int64)
     steps = []
     for _ in range(65):

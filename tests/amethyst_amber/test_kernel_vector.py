@@ -9,27 +9,11 @@ import numpy as np
 
 import meeplezoo
 from meeplezoo.envs.core.compiled.state import CompiledState
+from tests.core.kernel_checks import reference_step, reference_view
 
 GAME = "amethyst_amber_v0"
 # short games: many auto-resets in a few hundred steps
 CONFIG = {"defenders_per_player": 2, "attackers_per_player": 4, "win_resources": 1, "max_main_turns": 12}
-
-
-def reference_view(env) -> tuple[np.ndarray, np.ndarray, int]:
-    obs = env.observe(env.agent_selection)
-    return obs["observation"], obs["action_mask"].astype(bool), env.agent_name_mapping[env.agent_selection]
-
-
-def reference_step(env, action: int) -> tuple[np.ndarray, bool, bool]:
-    """One move; at the game's end its rewards and flags, then the next game (as a slot resets)."""
-    env.step(action)
-    agent = env.agent_selection
-    if env.terminations[agent] or env.truncations[agent]:
-        rewards = np.array([env.rewards[a] for a in env.possible_agents])
-        ended = env.terminations[agent], env.truncations[agent]
-        env.reset()
-        return rewards, *ended
-    return np.zeros(len(env.possible_agents)), False, False
 
 
 def test_each_slot_plays_the_reference_games_of_its_seed():

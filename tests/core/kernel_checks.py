@@ -27,3 +27,21 @@ def assert_same_view(kernel, py, row, grow, mask) -> None:
     assert kernel.current_player(row) == py.current_player
     assert kernel.is_terminal(row) == py.terminal
     assert kernel.is_truncated(row) == py.truncated
+
+
+def reference_view(env) -> tuple[np.ndarray, np.ndarray, int]:
+    """The AEC env's observation, mask and seat to move (a make_vec slot's view)."""
+    obs = env.observe(env.agent_selection)
+    return obs["observation"], obs["action_mask"].astype(bool), env.agent_name_mapping[env.agent_selection]
+
+
+def reference_step(env, action: int) -> tuple[np.ndarray, bool, bool]:
+    """One move; at the game's end its rewards and flags, then the next game (as a slot resets)."""
+    env.step(action)
+    agent = env.agent_selection
+    if env.terminations[agent] or env.truncations[agent]:
+        rewards = np.array([env.rewards[a] for a in env.possible_agents])
+        ended = env.terminations[agent], env.truncations[agent]
+        env.reset()
+        return rewards, *ended
+    return np.zeros(len(env.possible_agents)), False, False

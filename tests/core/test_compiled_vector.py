@@ -11,6 +11,7 @@ import pytest
 import meeplezoo
 from meeplezoo.envs.core.compiled import pcg64
 from meeplezoo.envs.core.compiled.batch import random_legal_actions
+from tests.core.kernel_checks import reference_step, reference_view
 
 GAME = "gem_mountain_v0"
 CONFIGS = [{}, {"num_players": 4, "dark_tunnels": True, "golden_actions": True, "second_arrow": True}]
@@ -24,22 +25,11 @@ class ReferenceSlot:
         self.env.reset(seed=seed)
 
     def view(self) -> tuple[np.ndarray, np.ndarray, int]:
-        env = self.env
-        seat = env.agent_name_mapping[env.agent_selection]
-        obs = env.observe(env.agent_selection)
-        return obs["observation"], obs["action_mask"].astype(bool), seat
+        return reference_view(self.env)
 
     def step(self, action: int) -> tuple[np.ndarray, bool, bool]:
         """One move; at the game's end its rewards and flags, then the next game."""
-        env = self.env
-        env.step(action)
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            rewards = np.array([env.rewards[a] for a in env.possible_agents])
-            ended = env.terminations[agent], env.truncations[agent]
-            env.reset()
-            return rewards, *ended
-        return np.zeros(len(env.possible_agents)), False, False
+        return reference_step(self.env, action)
 
 
 @pytest.mark.parametrize("config", CONFIGS)

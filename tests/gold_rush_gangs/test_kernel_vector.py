@@ -11,6 +11,7 @@ import pytest
 
 import meeplezoo
 from meeplezoo.envs.core.compiled.entries import clear_entries
+from tests.core.kernel_checks import reference_step, reference_view
 
 from .kernel_configs import SMALL
 
@@ -19,23 +20,6 @@ CONFIGS = [
     {**SMALL, "win_sacks": 1, "bank_threshold": 2, "max_rounds": 3},
     {**SMALL, "max_rounds": 2, "deck_mode": "iid", "truncation_scoring": "rank"},
 ]
-
-
-def reference_view(env) -> tuple[np.ndarray, np.ndarray, int]:
-    obs = env.observe(env.agent_selection)
-    return obs["observation"], obs["action_mask"].astype(bool), env.agent_name_mapping[env.agent_selection]
-
-
-def reference_step(env, action: int) -> tuple[np.ndarray, bool, bool]:
-    """One move; at the game's end its rewards and flags, then the next game (as a slot resets)."""
-    env.step(action)
-    agent = env.agent_selection
-    if env.terminations[agent] or env.truncations[agent]:
-        rewards = np.array([env.rewards[a] for a in env.possible_agents])
-        ended = env.terminations[agent], env.truncations[agent]
-        env.reset()
-        return rewards, *ended
-    return np.zeros(len(env.possible_agents)), False, False
 
 
 def play_against_the_reference(vec, refs, state, steps: int, rng) -> int:
