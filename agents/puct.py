@@ -251,6 +251,15 @@ class PUCTSearch:
                 break
         return list(self._pending)
 
+    def request_batch(self) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`requests` as the evaluator takes them: the waiting leaves'
+        observations and masks, stacked."""
+        leaves = self.requests()
+        if not leaves:
+            shape = (0, *self.game.observation_shape)
+            return np.zeros(shape, self.game.observation_dtype), np.zeros((0, self.game.num_actions), bool)
+        return np.stack([leaf.observation for leaf in leaves]), np.stack([leaf.mask for leaf in leaves])
+
     def _descend(self, state) -> Leaf | None:
         node = self.root
         path: list = []
@@ -409,14 +418,17 @@ def run_searches(searches: Sequence[PUCTSearch], evaluator: Evaluator) -> None:
     together in one evaluator call per round."""
     active = [s for s in searches if not s.done]
     while active:
-        asked = [(s, s.requests()) for s in active]
-        leaves = [leaf for _, batch in asked for leaf in batch]
-        if leaves:
-            obs = np.stack([leaf.observation for leaf in leaves])
-            masks = np.stack([leaf.mask for leaf in leaves])
+        asked = [(search, *search.request_batch()) for search in active]
+        asked = [entry for entry in asked if len(entry[1])]
+        if asked:
+            if len(asked) == 1:
+                obs, masks = asked[0][1], asked[0][2]
+            else:
+                obs = np.concatenate([entry[1] for entry in asked])
+                masks = np.concatenate([entry[2] for entry in asked])
             priors, values = evaluator.evaluate(obs, masks)
             start = 0
-            for search, batch in asked:
+            for search, batch, _ in asked:
                 search.feed(priors[start : start + len(batch)], values[start : start + len(batch)])
                 start += len(batch)
         active = [s for s in active if not s.done]

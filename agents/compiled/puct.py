@@ -110,6 +110,26 @@ def backup(links, w, value_sum, path, players, length, leaf, values, low):
 
 
 @njit
+def store_priors(links, prior_rows, info, priors):
+    """Each waiting leaf's prior becomes its node's (the first leaf to reach
+    a node gives it), as the reference's ``feed`` does at temperature 1."""
+    for k in range(priors.shape[0]):
+        node = info[k, LEAF_NODE]
+        if links[node, HAS_PRIOR]:
+            continue
+        for action in range(priors.shape[1]):
+            prior_rows[node, action] = priors[k, action]
+        links[node, HAS_PRIOR] = 1
+
+
+@njit
+def feed_all(tree, leaves, priors, relative, low, mix):
+    """:func:`store_priors`, then :func:`backup_all`: one call per round."""
+    store_priors(tree[0], tree[3], leaves[2], priors)
+    backup_all(tree, leaves, relative, low, mix)
+
+
+@njit
 def backup_all(tree, leaves, relative, low, mix):
     """Back up every waiting leaf, its values turned from the mover's
     relative order (itself first) into seat order and, with ``mix`` above
@@ -187,12 +207,7 @@ def compiled_collect(kernel: Kernel) -> Any:
     """The compiled leaf collection over ``kernel`` (compiled once per kernel)."""
     tag = kernel.cache_tag
     names = ("legal_mask", "apply_action", "returns", "current_player", "observe")
-    bound: dict[str, Any] = {name: getattr(kernel, name) for name in names}
-    bound["evaluate"] = kernel.evaluate or specialise(uct._returns_as_estimate, tag, bound)
-    bound["determinize"] = kernel.determinize or specialise(uct._no_determinize, tag, bound)
-    bound["leaf_value"] = specialise(uct._leaf_value, tag, bound)
-    bound["rollout"] = specialise(uct._rollout, tag, bound)
-    bound["sample"] = specialise(uct._sample, tag, bound)
+    bound = uct.bind_rollouts(kernel, {name: getattr(kernel, name) for name in names})
     bound["descend"] = specialise(_descend, tag, bound)
     return specialise(_collect, tag, bound)
 
@@ -275,6 +290,12 @@ class CompiledPUCTSearch:
     def requests(self) -> list[_Leaf]:
         """Start simulations until ``search_batch`` leaves wait (only the
         root's, first); simulations that end the game are backed up at once."""
+        return [_Leaf(observation, mask) for observation, mask in zip(*self.request_batch())]
+
+    def request_batch(self) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`requests` as the evaluator takes them: the waiting leaves'
+        observations and masks, stacked (views of the search's buffers, valid
+        until :meth:`feed`)."""
         if self._counters[PENDING]:
             raise RuntimeError("feed the pending leaves before asking for more")
         limit = 1 if self._tree[0][T.ROOT, HAS_PRIOR] == 0 else self.search_batch
@@ -283,9 +304,9 @@ class CompiledPUCTSearch:
             self._settings, self._gen_at, self._searcher, self._tree, self._work, self._buffers,
             self._leaves, self._counters,
         )  # fmt: skip
-        observations, masks = self._leaves[3], self._leaves[4]
-        shape = self.game.observation_shape
-        return [_Leaf(observations[k].reshape(shape), masks[k]) for k in range(self._counters[PENDING])]
+        pending = int(self._counters[PENDING])
+        observations = self._leaves[3][:pending].reshape((pending, *self.game.observation_shape))
+        return observations, self._leaves[4][:pending]
 
     def feed(self, priors: np.ndarray, values: np.ndarray) -> None:
         """The evaluations of the waiting leaves, in order: priors over
@@ -295,6 +316,21 @@ class CompiledPUCTSearch:
             raise ValueError(
                 f"expected {pending} evaluations, got {len(priors)} priors, {len(values)} values"
             )
+        relative = np.ascontiguousarray(values, dtype=np.float64)
+        low, mix = self._settings[uct.LOW], self._settings[MIX]
+        if (
+            self._tree[0][T.ROOT, HAS_PRIOR] and self.prior_power == 1.0
+        ):  # past the root: no noise, no temperature
+            rows = np.ascontiguousarray(priors, dtype=np.float64).reshape(pending, -1)
+            feed_all(self._tree, self._leaves, rows, relative, low, mix)
+        else:
+            self._store_priors_one_by_one(priors, pending)
+            backup_all(self._tree, self._leaves, relative, low, mix)
+        self._counters[FINISHED] += pending
+        self._counters[PENDING] = 0
+
+    def _store_priors_one_by_one(self, priors: np.ndarray, pending: int) -> None:
+        """The root's prior (with its noise) or priors at a temperature, in Python."""
         links, prior_rows, info = self._tree[0], self._tree[3], self._leaves[2]
         for k in range(pending):
             node = int(info[k, LEAF_NODE])
@@ -303,10 +339,6 @@ class CompiledPUCTSearch:
                     self.root_legal = np.flatnonzero(self._leaves[4][k])
                 prior_rows[node] = self._prior(np.asarray(priors[k], dtype=np.float64), node == T.ROOT)
                 links[node, HAS_PRIOR] = 1
-        relative = np.ascontiguousarray(np.asarray(values, dtype=np.float64)[:pending])
-        backup_all(self._tree, self._leaves, relative, self._settings[uct.LOW], self._settings[MIX])
-        self._counters[FINISHED] += pending
-        self._counters[PENDING] = 0
 
     def _prior(self, prior: np.ndarray, at_root: bool) -> np.ndarray:
         """The prior flattened by the temperature, with the root's noise."""

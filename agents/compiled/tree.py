@@ -3,8 +3,9 @@
 A node is a row of ``links`` (visits, availability, first child, next
 sibling, the action that leads to it) and a row of ``totals`` (every seat's
 summed return, for max^n). Children form a linked list; while a node is
-being visited, ``child_of[action]`` maps its actions to their children, so
-a step costs the node's children, not the game's action count. None of
+being visited, ``child_of[action]`` maps its actions to their children, and
+the node's legal actions are listed once (``masks.list_legal``), so a step
+costs the node's legal moves, not the game's action count. None of
 these functions reads a game state: they run the same for every kernel.
 """
 
@@ -54,25 +55,23 @@ def clear_children(links, node, child_of):
 
 
 @njit_borrowing
-def count_untried(mask, child_of):
-    """Legal actions of the node without a child yet."""
+def count_untried(legal, count, child_of):
+    """Legal actions of the node (the first ``count`` of ``legal``) without a child yet."""
     untried = 0
-    for action in range(mask.shape[0]):
-        if mask[action] and child_of[action] < 0:
-            untried += 1
+    for k in range(count):
+        untried += child_of[legal[k]] < 0
     return untried
 
 
 @njit_borrowing
-def expand(links, node, size, mask, child_of, untried, gen):
+def expand(links, node, size, legal, count, child_of, untried, gen):
     """The reference's expansion: every existing legal child gains availability,
     then one untried legal action, uniformly drawn in action order, gets a new
     node with availability 1. Returns (action, new node)."""
     pick = pcg64.bounded(gen, ZERO, np.int64(untried))
     chosen = NONE
-    for action in range(mask.shape[0]):
-        if not mask[action]:
-            continue
+    for k in range(count):
+        action = legal[k]
         child = child_of[action]
         if child >= 0:
             links[child, AVAIL] += 1
@@ -90,14 +89,13 @@ def expand(links, node, size, mask, child_of, untried, gen):
 
 
 @njit_borrowing
-def select(links, totals, mask, child_of, player, c, low, scale):
+def select(links, totals, legal, count, child_of, player, c, low, scale):
     """UCT on the player's own share (max^n), as the reference: every legal
-    child gains availability; the first child of the highest
+    child gains availability; the first child (in action order) of the highest
     ``(mean - low) * scale + c * sqrt(log(avail) / visits)`` wins. Returns (action, child)."""
     best_action, best_child, best_score = NONE, NONE, -math.inf
-    for action in range(mask.shape[0]):
-        if not mask[action]:
-            continue
+    for k in range(count):
+        action = legal[k]
         child = child_of[action]
         links[child, AVAIL] += 1
         visits = float(links[child, VISITS])

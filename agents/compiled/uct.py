@@ -18,6 +18,8 @@ reseeded from the search's words: the true generator would tell the dice.
 
 The templates below are compiled once per kernel (:func:`specialise`), with
 the kernel's functions as their globals, so numba's disk cache keeps them.
+The walk down the tree and the rollout's moves skip numba's reference
+counting where the kernel's moves do (``njit_borrowing``).
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ import numpy as np
 from meeplezoo.agents.compiled import tree as T
 from meeplezoo.envs.core.compiled import pcg64
 from meeplezoo.envs.core.compiled.batch import pick_legal
+from meeplezoo.envs.core.compiled.jit import is_borrowing
 from meeplezoo.envs.core.compiled.kernel import Kernel
+from meeplezoo.envs.core.compiled.masks import list_legal
 from meeplezoo.envs.core.compiled.specialise import specialise
 from meeplezoo.envs.core.rng import SEED_BOUND as RNG_SEED_BOUND
 
@@ -44,7 +48,7 @@ C, LOW, SCALE, DEPTH, PER_SIMULATION, RESEED = range(6)
 
 # Placeholders: each kernel's copy of the templates binds these names (see specialise.py).
 legal_mask = apply_action = returns = current_player = evaluate = determinize = None
-leaf_value = rollout = sample = descend = simulate = None
+leaf_value = play_out = rollout = sample = descend = simulate = None
 
 
 def _returns_as_estimate(state, game, viewer, out):
@@ -69,18 +73,26 @@ def _leaf_value(state, game, out):
             return
 
 
-def _rollout(state, game, depth, gen, mask, out):
-    """Uniformly random legal moves until the game ends (its returns) or
-    ``depth`` moves were played (:func:`_leaf_value`); ``depth`` -1: no cap."""
+def _play_out(state, game, depth, gen, mask):
+    """Uniformly random legal moves until the game ends or ``depth`` moves
+    were played (-1: no cap); whether the cap stopped it."""
     steps = 0
     while current_player(state) >= 0:
         if depth >= 0 and steps >= depth:
-            leaf_value(state, game, out)
-            return
+            return True
         legal_mask(state, game, mask)
         apply_action(state, game, pick_legal(mask, gen))
         steps += 1
-    returns(state, game, out)
+    return False
+
+
+def _rollout(state, game, depth, gen, mask, out):
+    """:func:`_play_out`, scored by the game's returns at its end, or by
+    :func:`_leaf_value` where the cap stopped it."""
+    if play_out(state, game, depth, gen, mask):
+        leaf_value(state, game, out)
+    else:
+        returns(state, game, out)
 
 
 def _sample(root, base, game, seat, per_simulation, reseed, gen_at, searcher, out):
@@ -99,22 +111,25 @@ def _sample(root, base, game, seat, per_simulation, reseed, gen_at, searcher, ou
         )
 
 
-def _descend(state, game, links, totals, size, c, low, scale, gen, mask, child_of, path):
+def _descend(state, game, links, totals, size, c, low, scale, gen, buffers, path):
     """Walk the tree from the root by UCT, playing each move on ``state``,
     until a node has an untried legal move (expanded: one new node) or the
-    game ends. Returns (tree size, path length)."""
+    game ends. Returns (tree size, path length). ``buffers``: the mask,
+    ``child_of`` and the list of legal actions, each as long as the mask."""
+    mask, child_of, legal = buffers
     node, length = T.ROOT, 1
     path[0] = T.ROOT
     while current_player(state) >= 0:
         player = current_player(state)
         legal_mask(state, game, mask)
+        count = list_legal(mask, legal)
         T.index_children(links, node, child_of)
-        untried = T.count_untried(mask, child_of)
+        untried = T.count_untried(legal, count, child_of)
         if untried > 0:
-            action, child = T.expand(links, node, size, mask, child_of, untried, gen)
+            action, child = T.expand(links, node, size, legal, count, child_of, untried, gen)
             size += 1
         else:
-            action, child = T.select(links, totals, mask, child_of, player, c, low, scale)
+            action, child = T.select(links, totals, legal, count, child_of, player, c, low, scale)
         T.clear_children(links, node, child_of)
         apply_action(state, game, action)
         path[length] = child
@@ -130,7 +145,7 @@ def _simulate(
 ):
     """One simulation: sample, descend, roll out, back up; returns the tree's size.
     ``settings``: see :data:`C` and the names after it."""
-    mask, child_of = buffers
+    mask = buffers[0]
     c, low, scale = settings[C], settings[LOW], settings[SCALE]
     depth, per_simulation, reseed = (
         np.int64(settings[DEPTH]),
@@ -138,7 +153,7 @@ def _simulate(
         settings[RESEED] != 0.0,
     )
     sample(root, base, game, seat, per_simulation, reseed, gen_at, searcher, work)
-    size, length = descend(work, game, links, totals, size, c, low, scale, searcher, mask, child_of, path)
+    size, length = descend(work, game, links, totals, size, c, low, scale, searcher, buffers, path)
     rollout(work, game, depth, searcher, mask, values)
     T.backup(links, totals, path, length, values)
     return size
@@ -154,6 +169,7 @@ def _search(root, game, seat, sims, num_players, settings, gen_at, searcher, roo
         determinize(root, game, seat, searcher, base)
     mask = np.zeros(root_legal.shape[0], dtype=np.bool_)
     child_of = np.full(root_legal.shape[0], T.NONE, dtype=np.int64)
+    legal = np.zeros(root_legal.shape[0], dtype=np.int64)
     path = np.zeros(sims + 2, dtype=np.int64)
     values = np.zeros(num_players, dtype=np.float64)
     size = np.int64(1)
@@ -170,27 +186,41 @@ def _search(root, game, seat, sims, num_players, settings, gen_at, searcher, roo
             totals,
             size,
             work,
-            (mask, child_of),
+            (mask, child_of, legal),
             path,
             values,
         )
     return T.root_choice(links, totals, root_legal, seat, visits)
 
 
+def bind_rollouts(kernel: Kernel, bound: dict[str, Any]) -> dict[str, Any]:
+    """Add the sampling and rollout templates, compiled over ``kernel``, to
+    ``bound`` (which holds the kernel's move functions); the moves of the
+    rollout borrow where the kernel's moves do (``njit_borrowing``)."""
+    tag = kernel.cache_tag
+    bound["evaluate"] = kernel.evaluate or specialise(_returns_as_estimate, tag, bound)
+    bound["determinize"] = kernel.determinize or specialise(_no_determinize, tag, bound)
+    bound["leaf_value"] = specialise(_leaf_value, tag, bound, inline="always")
+    bound["play_out"] = specialise(_play_out, tag, bound, borrowing=moves_borrow(bound))
+    bound["rollout"] = specialise(_rollout, tag, bound, inline="always")
+    bound["sample"] = specialise(_sample, tag, bound, inline="always")
+    return bound
+
+
+def moves_borrow(bound: dict[str, Any]) -> bool:
+    """Whether the kernel's move functions skip reference counting, so a
+    template that only moves and reads masks may too."""
+    return all(is_borrowing(bound[name]) for name in ("legal_mask", "apply_action", "current_player"))
+
+
 @cache
 def compiled_search(kernel: Kernel) -> Any:
     """The compiled UCT search over ``kernel`` (compiled once per kernel, then loaded from disk)."""
     tag = kernel.cache_tag
-    bound: dict[str, Any] = {
-        name: getattr(kernel, name) for name in ("legal_mask", "apply_action", "returns", "current_player")
-    }
-    bound["evaluate"] = kernel.evaluate or specialise(_returns_as_estimate, tag, bound)
-    bound["determinize"] = kernel.determinize or specialise(_no_determinize, tag, bound)
-    bound["leaf_value"] = specialise(_leaf_value, tag, bound)
-    bound["rollout"] = specialise(_rollout, tag, bound)
-    bound["sample"] = specialise(_sample, tag, bound)
-    bound["descend"] = specialise(_descend, tag, bound)
-    bound["simulate"] = specialise(_simulate, tag, bound)
+    names = ("legal_mask", "apply_action", "returns", "current_player")
+    bound = bind_rollouts(kernel, {name: getattr(kernel, name) for name in names})
+    bound["descend"] = specialise(_descend, tag, bound, borrowing=moves_borrow(bound))
+    bound["simulate"] = specialise(_simulate, tag, bound, inline="always")
     return specialise(_search, tag, bound)
 
 

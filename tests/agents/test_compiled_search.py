@@ -25,6 +25,7 @@ from meeplezoo.agents.mcts import MCTSAgent, TreeSearch
 from meeplezoo.agents.puct import PUCTSearch, UniformEvaluator, run_searches
 from meeplezoo.agents.registry import make_agent
 from meeplezoo.envs.core.backends import start_state
+from meeplezoo.envs.core.compiled.masks import list_legal
 from meeplezoo.envs.core.compiled.state import CompiledState
 from tests.agents.helpers import observation_dict, random_positions
 from tests.core.toy_game import HighCardGame
@@ -182,7 +183,9 @@ def test_selection_scores_uct_on_the_movers_share_and_counts_availability():
     links, totals = _tree_with_children([0, 2], [4, 1], [4.0, 0.0])  # means 1.0 and 0.0 in [-1, 1]
     child_of = np.full(4, -1, dtype=np.int64)
     T.index_children(links, T.ROOT, child_of)
-    action, child = T.select(links, totals, mask, child_of, 0, 1.4, -1.0, 0.5)
+    legal = np.zeros(4, dtype=np.int64)
+    count = list_legal(mask, legal)
+    action, child = T.select(links, totals, legal, count, child_of, 0, 1.4, -1.0, 0.5)
     scores = [
         (1.0 + 1) * 0.5 + 1.4 * math.sqrt(math.log(5) / 4),
         (0.0 + 1) * 0.5 + 1.4 * math.sqrt(math.log(2) / 1),
@@ -204,7 +207,10 @@ def test_expansion_draws_each_untried_move_and_credits_the_tried_ones():
         T.index_children(links, T.ROOT, child_of)
         grown = np.zeros((3, T.LINK_WIDTH), dtype=np.int64)
         grown[:2] = links
-        action, node = T.expand(grown, T.ROOT, 2, mask, child_of, T.count_untried(mask, child_of), words)
+        legal = np.zeros(5, dtype=np.int64)
+        count = list_legal(mask, legal)
+        untried = T.count_untried(legal, count, child_of)
+        action, node = T.expand(grown, T.ROOT, 2, legal, count, child_of, untried, words)
         drawn.add(int(action))
         assert grown[1, T.AVAIL] == 4 and grown[node, T.AVAIL] == 1 and grown[T.ROOT, T.FIRST] == node
     assert drawn == {0, 3, 4}
@@ -333,3 +339,14 @@ def test_compiled_puct_noise_and_driving_errors():
     )
     with pytest.raises(ValueError, match="sims"):
         CompiledPUCTSearch(state, 0, 0, np.random.default_rng(0))
+
+
+def test_gem_mountains_moves_let_the_search_walk_without_reference_counting():
+    """Its whole move path is allocation-free (the earthquake shuffles in
+    place), so the compiled search's descent and rollouts borrow."""
+    from meeplezoo.agents.compiled.uct import moves_borrow
+    from meeplezoo.envs.core.compiled.jit import JIT_DISABLED
+
+    kernel = start_state(envs.make_game("gem_mountain_v0"), 0, backend="compiled").kernel
+    bound = {name: getattr(kernel, name) for name in ("legal_mask", "apply_action", "current_player")}
+    assert moves_borrow(bound) is not JIT_DISABLED

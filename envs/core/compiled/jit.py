@@ -42,4 +42,11 @@ def njit_borrowing(function=None, **kwargs):
     return njit(function, **kwargs) if function is not None else njit(**kwargs)
 
 
+def is_borrowing(function) -> bool:
+    """Whether ``function`` was compiled by :func:`njit_borrowing`: a generic
+    template over a kernel's functions may borrow too only if they all do."""
+    options = getattr(function, "targetoptions", None) or {}
+    return options.get("_nrt", True) is False
+
+
 prange = numba.prange

@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 
-from meeplezoo.envs.core.compiled.jit import JIT_DISABLED, njit, njit_borrowing
+from meeplezoo.envs.core.compiled.jit import JIT_DISABLED, njit_borrowing
 from meeplezoo.envs.core.fields import GENERATOR_WORDS
 
 if JIT_DISABLED:  # as plain Python, numpy scalars warn where the compiled code wraps silently, as meant
@@ -152,66 +152,91 @@ def _interval(gen, top):
 
 
 @njit_borrowing
+def swap_partner(gen, i):
+    """Where ``Generator.shuffle`` swaps item ``i`` to (0..i), for a caller
+    that moves several arrays with the same swaps, so without a copy."""
+    return np.int64(_interval(gen, np.uint64(i)))
+
+
+@njit_borrowing
 def shuffle(gen, items, count):
     """Shuffle ``items[:count]`` in place as ``Generator.shuffle`` does (so
     ``permutation(n)`` is this over 0..n-1)."""
     for i in range(count - 1, 0, -1):
-        j = np.int64(_interval(gen, np.uint64(i)))
+        j = swap_partner(gen, i)
         items[i], items[j] = items[j], items[i]
 
 
 # numba widens 32-bit arithmetic to 64 bits: each product is cut back to 32
 
 
-@njit
+@njit_borrowing
 def _hashmix(value, hash_const):
-    value = np.uint32(value ^ hash_const[0])
-    hash_const[0] = np.uint32(hash_const[0] * MULT_A)
-    value = np.uint32(value * hash_const[0])
-    return np.uint32(value ^ (value >> XSHIFT))
+    """SeedSequence's hashmix: the mixed word and the next hash constant."""
+    value = np.uint32(value ^ hash_const)
+    hash_const = np.uint32(hash_const * MULT_A)
+    value = np.uint32(value * hash_const)
+    return np.uint32(value ^ (value >> XSHIFT)), hash_const
 
 
-@njit
+@njit_borrowing
 def _mix(x, y):
     result = np.uint32(np.uint32(MIX_MULT_L * x) - np.uint32(MIX_MULT_R * y))
     return np.uint32(result ^ (result >> XSHIFT))
 
 
-@njit
+@njit_borrowing
 def _seed_pool(seed):
-    """SeedSequence(seed)'s entropy pool for a seed in 0..2**63-1."""
-    entropy = np.zeros(2, dtype=np.uint32)
-    entropy[0] = np.uint32(seed & 0xFFFFFFFF)
-    entropy[1] = np.uint32(seed >> 32)
-    words = 2 if seed >> 32 else 1
-    hash_const = np.full(1, INIT_A, dtype=np.uint32)
-    pool = np.zeros(POOL_SIZE, dtype=np.uint32)
-    for i in range(POOL_SIZE):
-        pool[i] = _hashmix(entropy[i] if i < words else np.uint32(0), hash_const)
-    for i_src in range(POOL_SIZE):
-        for i_dst in range(POOL_SIZE):
-            if i_src != i_dst:
-                pool[i_dst] = _mix(pool[i_dst], _hashmix(pool[i_src], hash_const))
-    return pool
+    """SeedSequence(seed)'s entropy pool for a seed in 0..2**63-1, as a
+    tuple of its four words (no array: seeding runs once per search
+    simulation in games with chance)."""
+    zero = np.uint32(0)
+    word0, hash_const = _hashmix(np.uint32(seed & 0xFFFFFFFF), INIT_A)
+    word1, hash_const = _hashmix(np.uint32(seed >> 32), hash_const)
+    word2, hash_const = _hashmix(zero, hash_const)
+    word3, hash_const = _hashmix(zero, hash_const)
+    for source in range(POOL_SIZE):
+        value = (word0, word1, word2, word3)[source]
+        for target in range(POOL_SIZE):
+            if target == source:
+                continue
+            mixed, hash_const = _hashmix(value, hash_const)
+            if target == 0:
+                word0 = _mix(word0, mixed)
+            elif target == 1:
+                word1 = _mix(word1, mixed)
+            elif target == 2:
+                word2 = _mix(word2, mixed)
+            else:
+                word3 = _mix(word3, mixed)
+    return word0, word1, word2, word3
 
 
-@njit
+@njit_borrowing
+def _generated_word(pool, index, hash_const):
+    """Word ``index`` (0..7) of SeedSequence.generate_state's uint32 output."""
+    value = np.uint32(pool[index % POOL_SIZE] ^ hash_const)
+    hash_const = np.uint32(hash_const * MULT_B)
+    value = np.uint32(value * hash_const)
+    return np.uint64(np.uint32(value ^ (value >> XSHIFT))), hash_const
+
+
+@njit_borrowing
 def _generate_state(pool):
     """SeedSequence.generate_state(4, uint64): four words from the pool."""
-    out32 = np.zeros(8, dtype=np.uint32)
     hash_const = INIT_B
-    for i in range(8):
-        value = np.uint32(pool[i % POOL_SIZE] ^ hash_const)
-        hash_const = np.uint32(hash_const * MULT_B)
-        value = np.uint32(value * hash_const)
-        out32[i] = np.uint32(value ^ (value >> XSHIFT))
-    out = np.zeros(4, dtype=np.uint64)
-    for i in range(4):
-        out[i] = np.uint64(out32[2 * i]) | (np.uint64(out32[2 * i + 1]) << U32)
-    return out
+    low0, hash_const = _generated_word(pool, 0, hash_const)
+    high0, hash_const = _generated_word(pool, 1, hash_const)
+    low1, hash_const = _generated_word(pool, 2, hash_const)
+    high1, hash_const = _generated_word(pool, 3, hash_const)
+    low2, hash_const = _generated_word(pool, 4, hash_const)
+    high2, hash_const = _generated_word(pool, 5, hash_const)
+    low3, hash_const = _generated_word(pool, 6, hash_const)
+    high3, hash_const = _generated_word(pool, 7, hash_const)
+    return low0 | (high0 << U32), low1 | (high1 << U32), low2 | (high2 << U32), low3 | (high3 << U32)
 
 
-@njit
+@njit_borrowing
 def seed(gen, value):
     """Seed ``gen`` as ``np.random.Generator(np.random.PCG64(value))`` is
     seeded, for an int ``value`` in 0..2**63-1."""

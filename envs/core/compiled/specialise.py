@@ -16,16 +16,19 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
 
 
-def specialise(template: Callable, tag: str, bindings: dict[str, Any], **jit_options: Any) -> Any:
+def specialise(
+    template: Callable, tag: str, bindings: dict[str, Any], borrowing: bool = False, **jit_options: Any
+) -> Any:
     """``template`` compiled with ``bindings`` as its globals, cached as
-    ``<template>.<tag>`` (``tag``: the kernel's name, an identifier)."""
+    ``<template>.<tag>`` (``tag``: the kernel's name, an identifier);
+    ``borrowing``: without reference counting (:func:`njit_borrowing`)."""
     if not tag.isidentifier():
         raise ValueError(f"a specialisation tag must be an identifier, got {tag!r}")
     namespace = {**template.__globals__, **bindings}
     function = types.FunctionType(template.__code__, namespace, template.__name__, template.__defaults__)
     function.__qualname__ = f"{template.__qualname__}.{tag}"
     function.__doc__ = template.__doc__
-    return njit(**jit_options)(function)
+    return (njit_borrowing if borrowing else njit)(**jit_options)(function)

@@ -3,7 +3,7 @@ sub-steps does (the ``use`` and ``step`` of ``action_tiles.ACTION_TILES``)."""
 
 from __future__ import annotations
 
-from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
+from meeplezoo.envs.core.compiled.jit import njit_borrowing
 from meeplezoo.envs.gem_mountain.action_tiles import LANTERN_PEEKS
 from meeplezoo.envs.gem_mountain.decisions import NOTHING, POSITIONS
 from meeplezoo.envs.gem_mountain.kernel import slots as S
@@ -62,7 +62,7 @@ def spend(state, kind):
     state[S.USED_BEFORE if state[S.WINDOW] == PRE_WINDOW else S.USED_AFTER] = 1
 
 
-@njit
+@njit_borrowing
 def use(state, game, kind):
     """``_use``: spend a tile of ``kind`` and start its effect."""
     spend(state, kind)
@@ -86,7 +86,7 @@ def use(state, game, kind):
         use_at_once(state, game, kind)
 
 
-@njit
+@njit_borrowing
 def use_at_once(state, game, kind):
     """The tiles that ask nothing: Anchor, Prism, Earthquake and Twister."""
     if kind == ANCHOR:

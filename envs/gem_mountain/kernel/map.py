@@ -158,28 +158,31 @@ def rotate(state, cell, quarters):
     state[S.ROTATIONS + cell] = (state[S.ROTATIONS + cell] + quarters) % 4
 
 
-@njit
+@njit_borrowing
 def shuffle_map(state, game):
     """Earthquake: the tiles left move over the occupied cells with their face
-    state and rotation (one ``rng.permutation``); every peek is forgotten."""
+    state and rotation (one ``rng.permutation``); every peek is forgotten.
+    The permutation's swaps move the tiles themselves (the same result as
+    permuting copies), and the forgotten peeks hold the occupied cells
+    meanwhile, so nothing is allocated."""
     cells = game[S.G_NUM_CELLS]
-    occupied = np.empty(cells, np.int64)
+    occupied = state[S.PEEKS : S.PEEKS + cells]
     count = 0
     for cell in range(cells):
         if state[S.CELLS + cell] >= 0:
             occupied[count] = cell
             count += 1
-    order = np.arange(count)
-    pcg64.shuffle(generator(state), order, count)
-    designs = state[S.CELLS : S.CELLS + cells].copy()
-    rotations = state[S.ROTATIONS : S.ROTATIONS + cells].copy()
-    face_up = state[S.FACE_UP : S.FACE_UP + cells].copy()
-    for j in range(count):
-        source = occupied[order[j]]
-        state[S.CELLS + occupied[j]] = designs[source]
-        state[S.ROTATIONS + occupied[j]] = rotations[source]
-        state[S.FACE_UP + occupied[j]] = face_up[source]
-    state[S.PEEKS : S.PEEKS + cells] = 0
+    gen = generator(state)
+    for i in range(count - 1, 0, -1):
+        swap_tiles(state, occupied[i], occupied[pcg64.swap_partner(gen, i)])
+    occupied[:] = 0
+
+
+@njit_borrowing
+def swap_tiles(state, cell, other):
+    """Exchange two cells' tiles with their rotation and face state."""
+    for field in (S.CELLS, S.ROTATIONS, S.FACE_UP):
+        state[field + cell], state[field + other] = state[field + other], state[field + cell]
 
 
 @njit_borrowing

@@ -10,6 +10,7 @@ included) and ``game`` (``kernel.game_row.game_row(game)``).
 from __future__ import annotations
 
 from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
+from meeplezoo.envs.core.compiled.masks import any_legal
 from meeplezoo.envs.gem_mountain.decisions import SECTIONS
 from meeplezoo.envs.gem_mountain.kernel import slots as S
 from meeplezoo.envs.gem_mountain.kernel.action_tiles import answer_sub_step, use
@@ -102,11 +103,11 @@ def legal_mask(state, game, mask):
     if is_done(state):
         return
     mark_legal(state, game, mask)
-    if not mask.any():
+    if not any_legal(mask):
         mask[game[S.G_BLOCK_PASS]] = True
 
 
-@njit
+@njit_borrowing
 def apply_action(state, game, action):
     """``_apply_action`` of a legal ``action``."""
     phase = state[S.PHASE]
