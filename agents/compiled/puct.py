@@ -32,8 +32,9 @@ import numpy as np
 from meeplezoo.agents.compiled import tree as T
 from meeplezoo.agents.compiled import uct
 from meeplezoo.envs.core.compiled import pcg64
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
 from meeplezoo.envs.core.compiled.kernel import Kernel
+from meeplezoo.envs.core.compiled.masks import list_legal
 from meeplezoo.envs.core.compiled.specialise import specialise
 
 EDGE_N, VISITS, FIRST, NEXT, ACTION, HAS_PRIOR = range(6)  # one row of links per node
@@ -46,25 +47,24 @@ NONE = np.int64(-1)
 legal_mask = apply_action = returns = current_player = observe = sample = descend = rollout = None
 
 
-@njit
-def select(links, w, value_sum, prior, node, mask, child_of, player, c_puct, low, scale):
-    """The legal action of the highest PUCT score, the first on ties; the
-    prior renormalised over the actions legal in this sample (the reference's ``_select``)."""
-    total_prior, total_visits, legal = 0.0, 0, 0
-    for action in range(mask.shape[0]):
-        if mask[action]:
-            legal += 1
-            total_prior += prior[node, action]
-            if child_of[action] >= 0:
-                total_visits += links[child_of[action], EDGE_N]
+@njit_borrowing
+def select(links, w, value_sum, prior, node, legal, count, child_of, player, c_puct, low, scale):
+    """The legal action (the first ``count`` of ``legal``, in action order) of
+    the highest PUCT score, the first on ties; the prior renormalised over
+    the actions legal in this sample (the reference's ``_select``)."""
+    total_prior, total_visits = 0.0, 0
+    for k in range(count):
+        action = legal[k]
+        total_prior += prior[node, action]
+        if child_of[action] >= 0:
+            total_visits += links[child_of[action], EDGE_N]
     visits = links[node, VISITS]
     fpu = (value_sum[node, player] / visits - low) * scale if visits else 0.5
     explore = math.sqrt(total_visits + 1)
     best, best_score = NONE, -math.inf
-    for action in range(mask.shape[0]):
-        if not mask[action]:
-            continue
-        p = prior[node, action] / total_prior if total_prior > 0 else 1.0 / legal
+    for k in range(count):
+        action = legal[k]
+        p = prior[node, action] / total_prior if total_prior > 0 else 1.0 / count
         child = child_of[action]
         if child < 0 or links[child, EDGE_N] == 0:
             score = fpu + c_puct * p * explore
@@ -76,7 +76,7 @@ def select(links, w, value_sum, prior, node, mask, child_of, player, c_puct, low
     return best
 
 
-@njit
+@njit_borrowing
 def child_for(links, node, action, size):
     """The child of ``node`` by ``action``, made (node ``size``) if new; returns (child, new size)."""
     child = links[node, FIRST]
@@ -91,7 +91,7 @@ def child_for(links, node, action, size):
     return size, size + 1
 
 
-@njit
+@njit_borrowing
 def backup(links, w, value_sum, path, players, length, leaf, values, low):
     """Every edge of the path adds the value vector and drops its virtual
     loss; every node counts a real visit and adds the value (the reference's ``_backup``)."""
@@ -155,7 +155,7 @@ def _descend(state, game, tree, settings, searcher, buffers, leaves, slot, count
     else the first node without a prior becomes waiting leaf ``slot`` (True),
     with the game's estimate of it when the settings mix one in."""
     links, w, value_sum, prior = tree
-    mask, child_of, values = buffers
+    mask, child_of, values, legal = buffers
     paths, players, info, observations, masks, estimates = leaves
     node, length = T.ROOT, 0
     while True:
@@ -175,7 +175,8 @@ def _descend(state, game, tree, settings, searcher, buffers, leaves, slot, count
             return True
         T.index_children(links, node, child_of)
         c_puct, low, scale = settings[uct.C], settings[uct.LOW], settings[uct.SCALE]
-        action = select(links, w, value_sum, prior, node, mask, child_of, player, c_puct, low, scale)
+        count = list_legal(mask, legal)
+        action = select(links, w, value_sum, prior, node, legal, count, child_of, player, c_puct, low, scale)
         T.clear_children(links, node, child_of)
         child, size = child_for(links, node, action, counters[SIZE])
         counters[SIZE] = size
@@ -248,12 +249,13 @@ class CompiledPUCTSearch:
         self.rng, self.seat, self.sims, self.search_batch = rng, int(seat), int(sims), int(search_batch)
         self.dirichlet_alpha, self.dirichlet_weight = dirichlet_alpha, float(dirichlet_weight)
         self.prior_power = 1.0 / float(prior_temperature)
-        self._kernel, self._root, self._game_row = state.kernel, state.row.copy(), state.kernel.game_row(game)
+        self._root, self._game_row = state.row.copy(), state.kernel.game_row(game)
+        self._collect = compiled_collect(state.kernel)
         gen_at = uct.generator_offset(state.kernel)
         self._settings = np.append(uct.search_settings(game, c_puct, int(value_rollout), True), value_mix)
         self._settings[uct.RESEED] = float(game.info.chance and gen_at >= 0)
         self._gen_at = np.int64(max(gen_at, 0))
-        self._searcher = pcg64.to_words(np.random.default_rng(int(rng.integers(2**63 - 1))))
+        self._searcher = pcg64.seeded_words(int(rng.integers(2**63 - 1)))
         self._allocate(game)
         self.root_legal: np.ndarray | None = None
 
@@ -267,8 +269,11 @@ class CompiledPUCTSearch:
             np.zeros((capacity, players)),
             np.zeros((capacity, actions)),
         )
-        self._buffers = (np.zeros(actions, np.bool_), np.full(actions, NONE, np.int64), np.zeros(players))
-        batch, width = self.search_batch, int(np.prod(game.observation_shape))
+        self._buffers = (
+            np.zeros(actions, np.bool_), np.full(actions, NONE, np.int64),
+            np.zeros(players), np.zeros(actions, np.int64),
+        )  # fmt: skip
+        batch, width = self.search_batch, math.prod(game.observation_shape)
         self._leaves = (
             np.zeros((batch, capacity), np.int64), np.zeros((batch, capacity), np.int64),
             np.zeros((batch, 3), np.int64), np.zeros((batch, width), game.observation_dtype),
@@ -299,7 +304,7 @@ class CompiledPUCTSearch:
         if self._counters[PENDING]:
             raise RuntimeError("feed the pending leaves before asking for more")
         limit = 1 if self._tree[0][T.ROOT, HAS_PRIOR] == 0 else self.search_batch
-        compiled_collect(self._kernel)(
+        self._collect(
             self._root, self._game_row, np.int64(self.seat), np.int64(self.sims), np.int64(limit),
             self._settings, self._gen_at, self._searcher, self._tree, self._work, self._buffers,
             self._leaves, self._counters,

@@ -282,7 +282,7 @@ def uct_search(
     settings = search_settings(game, c, depth, per_simulation)
     if gen_at < 0:
         settings[RESEED] = 0.0
-    searcher = pcg64.to_words(np.random.default_rng(seed))
+    searcher = pcg64.seeded_words(seed)
     visits = np.zeros(game.num_actions, dtype=np.int64)
     legal = np.array(root_legal, dtype=np.bool_)  # a writable copy: one compiled signature for every caller
     action = compiled_search(kernel)(

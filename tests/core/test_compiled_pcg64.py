@@ -75,3 +75,8 @@ def test_words_round_trip_mid_stream():
 def test_other_bit_generators_are_refused():
     with pytest.raises(ValueError, match="PCG64"):
         pcg64.to_words(np.random.Generator(np.random.MT19937(1)))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**32 + 5, 2**63 - 1, 2**63, 2**70])
+def test_seeded_words_are_default_rngs(seed):
+    assert pcg64.seeded_words(seed).tolist() == pcg64.to_words(np.random.default_rng(seed)).tolist()

@@ -252,6 +252,17 @@ def seed(gen, value):
     gen[HAS_UINT32], gen[UINTEGER] = U0, U0
 
 
+def seeded_words(value: int) -> np.ndarray:
+    """The words of ``np.random.default_rng(value)``, seeded in compiled code
+    for ``value`` in 0..2**63-1 (NumPy's SeedSequence takes about 50 us in
+    Python, much of a small search's decision); other values through NumPy."""
+    if not 0 <= value < 2**63:
+        return to_words(np.random.default_rng(value))
+    words = np.zeros(WORDS, dtype=np.uint64)
+    seed(words, np.int64(value))
+    return words
+
+
 def to_words(rng: np.random.Generator, out: np.ndarray | None = None) -> np.ndarray:
     """A NumPy PCG64 generator's state as :data:`WORDS` uint64 words."""
     data = rng.bit_generator.state
