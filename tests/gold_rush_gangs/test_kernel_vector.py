@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import meeplezoo
-from meeplezoo.envs.core.compiled.entries import clear_entries
+from meeplezoo.envs.core.compiled.batch import ENTRIES_HEADER
 from tests.core.kernel_checks import reference_step, reference_view
 
 from .kernel_configs import SMALL
@@ -45,7 +45,10 @@ def play_against_the_reference(vec, refs, state, steps: int, rng) -> int:
 def test_each_slot_plays_the_reference_games_of_its_seed(config):
     rng = np.random.default_rng(1)
     vec = meeplezoo.make_vec(GAME, 2, **config)
-    assert vec._entries.shape == (2, 1 + vec.observation_shape[0])  # the kernel lists its entries
+    assert vec._entries.shape == (
+        2,
+        ENTRIES_HEADER + vec.observation_shape[0],
+    )  # the kernel lists its entries
     ended = 0
     for seed in (40, 7):  # a second reset clears what the first games wrote
         refs = [meeplezoo.make(GAME, backend="python", **config) for _ in range(2)]
@@ -68,9 +71,47 @@ def test_the_default_board_matches_the_kernels_whole_observation():
             assert np.array_equal(state.observation[i].view(np.uint32), out.view(np.uint32))
 
 
-def test_a_list_that_outgrew_its_room_clears_the_whole_row():
+def test_the_boards_fixed_entries_share_no_index_with_the_rest():
+    """The driver keeps the board while a seat moves again and clears the
+    rest: a shared index would lose the board's value."""
+    from meeplezoo.envs.gold_rush_gangs.kernel.observe import observe_changing, observe_fixed
+
+    vec = meeplezoo.make_vec(GAME, 2)
+    state = vec.reset(3)
+    rng = np.random.default_rng(4)
+    size = vec.observation_shape[0]
+    for _ in range(40):
+        state = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in state.legal_action_mask]))
+        for seat in range(3):
+            out, fixed, rest = np.zeros(size, np.float32), np.zeros(size, np.int32), np.zeros(size, np.int32)
+            count = observe_fixed(vec._game_row, seat, out, fixed)
+            total = observe_changing(vec.states[0], vec._game_row, seat, out, rest, count)
+            assert not set(fixed[:count]) & set(rest[count:total])
+
+
+def test_a_step_by_the_same_seat_keeps_the_fixed_entries_and_clears_the_rest():
+    from meeplezoo.envs.core.compiled.batch import (
+        COUNT,
+        ENTRIES_HEADER,
+        FIXED_COUNT,
+        FIXED_FOR,
+        _clear_listed,
+    )
+
     row = np.arange(1, 9, dtype=np.float32)
-    clear_entries(row, np.array([2, 5], dtype=np.int32), 2)
-    assert row.tolist() == [1, 2, 0, 4, 5, 0, 7, 8]
-    clear_entries(row, np.array([2, 5], dtype=np.int32), 3)  # three writes, two recorded
-    assert not row.any()
+    entries = np.array([4, 2, 2, 0, 1, 5, 6, 0], dtype=np.int32)  # four listed, two fixed for seat 1
+    _clear_listed(row, entries, 1)
+    assert row.tolist() == [1, 2, 3, 4, 5, 0, 0, 8] and entries[COUNT] == 2 and entries[FIXED_FOR] == 2
+    _clear_listed(row, entries, 0)  # another seat: the fixed part goes too
+    assert row.tolist() == [0, 0, 3, 4, 5, 0, 0, 8]
+    assert (entries[COUNT], entries[FIXED_FOR], entries[FIXED_COUNT]) == (0, 0, 0)
+    assert entries.size - ENTRIES_HEADER == 5
+
+
+def test_a_list_that_outgrew_its_room_clears_the_whole_row():
+    from meeplezoo.envs.core.compiled.batch import COUNT, FIXED_FOR, _clear_listed
+
+    row = np.arange(1, 9, dtype=np.float32)
+    entries = np.array([3, 1, 1, 2, 5], dtype=np.int32)  # three writes, two recorded
+    _clear_listed(row, entries, 0)
+    assert not row.any() and entries[COUNT] == 0 and entries[FIXED_FOR] == 0

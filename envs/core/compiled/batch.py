@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 
 from meeplezoo.envs.core.compiled import pcg64
-from meeplezoo.envs.core.compiled.entries import clear_entries
 from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing, prange
 from meeplezoo.envs.core.compiled.kernel import Kernel
 from meeplezoo.envs.core.compiled.specialise import specialise
@@ -40,26 +39,56 @@ def driver(kernel: Kernel) -> Any:
 # to its own functions (see specialise.py).
 new_game = legal_mask = apply_action = returns = observe = current_player = None
 is_terminal = is_truncated = show = start = step_one = None
-observe_entries = clear_observation = write_observation = None
+observe_entries = observe_fixed = observe_changing = clear_observation = write_observation = None
 
-# Each slot's entries row: [count, index, index, ...], the writes its observation
-# row holds when the kernel lists them (entries.py), so it always says what a
-# reset or a step must clear; a single 0 otherwise.
+# Each slot's entries row: a header, then the indices its observation row holds
+# when the kernel lists its writes (entries.py), so it always says what a reset
+# or a step must clear. The header: how many were listed, the seat (plus one;
+# 0: none) whose fixed entries lead the list, and how many those are.
+COUNT, FIXED_FOR, FIXED_COUNT = range(3)
+ENTRIES_HEADER = 3
 
 
-def _clear_listed(observation, entries, done):
-    """Zero the last observation's recorded entries: the row is all zero again."""
-    clear_entries(observation, entries[1:], entries[0])
-    entries[0] = 0
+def _clear_listed(observation, entries, seat):
+    """Zero the last observation's recorded entries, all but the leading
+    fixed ones when the next observation is for the seat they were written
+    for: the row then holds exactly what the list says."""
+    listed = entries[ENTRIES_HEADER:]
+    count = entries[COUNT]
+    kept = entries[FIXED_COUNT] if seat >= 0 and entries[FIXED_FOR] == seat + 1 else 0
+    if count > listed.shape[0]:  # the list outgrew its row: clear the whole observation
+        observation[:] = 0
+        kept = 0
+    else:
+        for k in range(kept, count):
+            observation[listed[k]] = 0
+    entries[COUNT] = kept
+    if kept == 0:
+        entries[FIXED_FOR] = entries[FIXED_COUNT] = 0
 
 
 def _write_listed(state, game, seat, observation, entries):
-    entries[0] = observe_entries(state, game, seat, observation, entries[1:])
+    """The seat's fixed entries unless the row holds them, then the rest."""
+    listed = entries[ENTRIES_HEADER:]
+    if entries[FIXED_FOR] != seat + 1:
+        entries[FIXED_COUNT] = observe_fixed(game, seat, observation, listed)
+        entries[FIXED_FOR] = seat + 1
+        entries[COUNT] = entries[FIXED_COUNT]
+    entries[COUNT] = observe_changing(state, game, seat, observation, listed, entries[COUNT])
 
 
-def _clear_whole(observation, entries, done):
+def _nothing_fixed(game, seat, out, entries):
+    """A kernel that lists its entries without a fixed part."""
+    return 0
+
+
+def _all_changing(state, game, seat, out, entries, count):
+    return observe_entries(state, game, seat, out, entries)
+
+
+def _clear_whole(observation, entries, seat):
     """A kernel without entries rewrites the whole row; once done it is zeroed."""
-    if done:
+    if seat < 0:
         observation[:] = 0
 
 
@@ -71,7 +100,7 @@ def _show(state, game, observation, mask, current, entries):
     """The seat to move's observation and mask (nothing once done)."""
     seat = current_player(state)
     current[0] = seat
-    clear_observation(observation, entries, seat < 0)
+    clear_observation(observation, entries, seat)
     if seat >= 0:
         write_observation(state, game, seat, observation, entries)
         legal_mask(state, game, mask)
@@ -139,6 +168,11 @@ class _Driver:
         bound = kernel_bindings(kernel)
         listed = kernel.observe_entries is not None
         bound["observe_entries"] = kernel.observe_entries
+        split = kernel.observe_fixed is not None
+        bound["observe_fixed"] = kernel.observe_fixed if split else specialise(_nothing_fixed, tag, bound)
+        bound["observe_changing"] = (
+            kernel.observe_changing if split else specialise(_all_changing, tag, bound)
+        )
         bound["clear_observation"] = specialise(_clear_listed if listed else _clear_whole, tag, bound)
         bound["write_observation"] = specialise(_write_listed if listed else _write_whole, tag, bound)
         bound["show"] = specialise(_show, tag, bound)

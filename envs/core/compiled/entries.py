@@ -7,7 +7,10 @@ step sets those entries back to zero (the row is then all zero again) and
 writes the new ones, so a step touches the few cache lines that hold
 nonzero entries instead of clearing and rewriting the whole row. The values
 are the same as a plain ``observe`` gives, bit for bit: the writes are the
-same, in the same order, onto the same zeros.
+same, in the same order, onto the same zeros. A kernel may split its
+list into a fixed part, decided by the game and the seat alone, and the
+rest (``Kernel.observe_fixed``/``observe_changing``): while the same seat
+moves again, the driver keeps the fixed part and rewrites only the rest.
 """
 
 from __future__ import annotations
@@ -33,14 +36,3 @@ def add(out, entries, count, index, value):
     out[index] += value
     entries[min(count, entries.shape[0] - 1)] = index
     return count + 1
-
-
-@njit
-def clear_entries(out, entries, count):
-    """Zero what ``count`` recorded writes touched (all of ``out`` when they
-    outgrew ``entries``, whose indices are then incomplete)."""
-    if count > entries.shape[0]:
-        out[:] = 0
-        return
-    for k in range(count):
-        out[entries[k]] = 0

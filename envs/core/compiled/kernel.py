@@ -38,7 +38,14 @@ class Kernel:
     index it writes in ``entries`` (while there is room), returning how many
     writes it made: ``make_vec`` then clears only the last step's entries
     instead of the whole observation, which is most of a step's memory
-    traffic for a large, sparse observation (see ``entries.py``)."""
+    traffic for a large, sparse observation (see ``entries.py``).
+    ``observe_fixed(game, seat, out, entries)`` and
+    ``observe_changing(state, game, seat, out, entries, count)`` (optional,
+    together) split those writes: the first lists the entries only the game
+    and the seat decide (a board in the seat's frame), the second the rest
+    after them, at no index of the first; ``observe_entries`` is the two in
+    turn. ``make_vec`` then keeps the fixed entries while the same seat
+    moves again."""
 
     name: str  # an identifier: names the kernel's compiled copies of the batch driver
     state_cls: type
@@ -56,6 +63,8 @@ class Kernel:
     # ``scores(state, game, out)``: the points per seat (int64), for games whose State has ``scores()``
     scores: Callable | None = None
     observe_entries: Callable | None = None
+    observe_fixed: Callable | None = None
+    observe_changing: Callable | None = None
 
     @cached_property
     def cache_tag(self) -> str:

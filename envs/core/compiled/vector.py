@@ -20,7 +20,7 @@ import numpy as np
 
 from meeplezoo.envs.core.aec import check_seed
 from meeplezoo.envs.core.compiled import pcg64
-from meeplezoo.envs.core.compiled.batch import driver, entry_capacity
+from meeplezoo.envs.core.compiled.batch import ENTRIES_HEADER, driver, entry_capacity
 from meeplezoo.envs.core.compiled.kernel import kernel_of
 from meeplezoo.envs.core.compiled.layout import layout_of
 from meeplezoo.envs.core.state import Game, integer_index
@@ -68,7 +68,7 @@ class VecEnv:
         self._rewards = np.zeros((n, self.num_players), dtype=np.float64)
         self._flags = np.zeros((n, 2), dtype=np.bool_)
         size = int(np.prod(self.observation_shape, dtype=np.int64))
-        self._entries = np.zeros((n, 1 + entry_capacity(self.kernel, size)), dtype=np.int32)
+        self._entries = np.zeros((n, ENTRIES_HEADER + entry_capacity(self.kernel, size)), dtype=np.int32)
         self._started = False
 
     def reset(self, seed: int | None = None) -> VecState:

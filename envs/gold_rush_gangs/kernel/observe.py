@@ -155,14 +155,27 @@ def write_draws(state, game, viewer, out, entries, count):
 
 
 @njit_borrowing
-def observe_entries(state, game, seat, out, entries):
-    """Encoder.encode(state, seat) into an all-zero flat float32 ``out``,
-    each write's index recorded in ``entries`` (see ``entries.py``)."""
-    count = write_board(game, seat, out, entries, 0)
+def observe_fixed(game, seat, out, entries):
+    """The board in ``seat``'s frame: the entries only the game and the seat
+    decide, so ``make_vec`` keeps them while the same seat moves on."""
+    return write_board(game, seat, out, entries, 0)
+
+
+@njit_borrowing
+def observe_changing(state, game, seat, out, entries, count):
+    """The rest of the observation (gold, thieves, scalars), listed after
+    the ``count`` entries already written; none shares an index with the board's."""
     count = write_gold(state, game, seat, out, entries, count)
     count = write_units(state, game, seat, out, entries, count)
     count = write_turn(state, game, seat, out, entries, count)
     return write_draws(state, game, seat, out, entries, count)
+
+
+@njit_borrowing
+def observe_entries(state, game, seat, out, entries):
+    """Encoder.encode(state, seat) into an all-zero flat float32 ``out``,
+    each write's index recorded in ``entries`` (see ``entries.py``)."""
+    return observe_changing(state, game, seat, out, entries, observe_fixed(game, seat, out, entries))
 
 
 @njit

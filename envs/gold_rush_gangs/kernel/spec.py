@@ -21,6 +21,8 @@ KERNEL = Kernel(
     is_truncated=rules.is_truncated,
     observe=observe.observe,
     observe_entries=observe.observe_entries,
+    observe_fixed=observe.observe_fixed,
+    observe_changing=observe.observe_changing,
     evaluate=estimate.evaluate,
     determinize=estimate.determinize,
 )
