@@ -323,9 +323,8 @@ class CompiledPUCTSearch:
             )
         relative = np.ascontiguousarray(values, dtype=np.float64)
         low, mix = self._settings[uct.LOW], self._settings[MIX]
-        if (
-            self._tree[0][T.ROOT, HAS_PRIOR] and self.prior_power == 1.0
-        ):  # past the root: no noise, no temperature
+        past_root = self._tree[0][T.ROOT, HAS_PRIOR] and self.prior_power == 1.0  # no noise, no temperature
+        if past_root:
             rows = np.ascontiguousarray(priors, dtype=np.float64).reshape(pending, -1)
             feed_all(self._tree, self._leaves, rows, relative, low, mix)
         else:

@@ -9,7 +9,7 @@ import numpy as np
 
 import meeplezoo
 from meeplezoo.envs.core.compiled.state import CompiledState
-from tests.core.kernel_checks import reference_step, reference_view
+from tests.core.kernel_checks import play_slots_against_the_reference
 
 GAME = "amethyst_amber_v0"
 # short games: many auto-resets in a few hundred steps
@@ -23,23 +23,8 @@ def test_each_slot_plays_the_reference_games_of_its_seed():
     refs = [meeplezoo.make(GAME, backend="python", **CONFIG) for _ in range(slots)]
     for i, env in enumerate(refs):
         env.reset(seed=seed + i)
-    rng = np.random.default_rng(0)
-    ends = {"terminated": 0, "truncated": 0}
-    for _ in range(150):
-        for i, env in enumerate(refs):
-            obs, mask, seat = reference_view(env)
-            assert state.current_player[i] == seat
-            assert np.array_equal(state.legal_action_mask[i], mask)
-            assert np.array_equal(state.observation[i], obs)
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in state.legal_action_mask])
-        state = vec.step(actions)
-        for i, env in enumerate(refs):
-            rewards, terminated, truncated = reference_step(env, int(actions[i]))
-            assert np.array_equal(state.rewards[i], rewards)
-            assert (state.terminated[i], state.truncated[i]) == (terminated, truncated)
-            ends["terminated"] += terminated
-            ends["truncated"] += truncated
-    assert ends["terminated"] + ends["truncated"] >= 4  # the run crossed several auto-resets
+    ended = play_slots_against_the_reference(vec, refs, state, 150, np.random.default_rng(0))
+    assert ended >= 4  # the run crossed several auto-resets
 
 
 def test_make_runs_the_kernel_by_default_and_the_rules_on_request():

@@ -45,3 +45,24 @@ def reference_step(env, action: int) -> tuple[np.ndarray, bool, bool]:
         env.reset()
         return rewards, *ended
     return np.zeros(len(env.possible_agents)), False, False
+
+
+def play_slots_against_the_reference(vec, refs, state, steps: int, rng) -> int:
+    """Step a make_vec batch and one AEC env per slot with the same random
+    actions, checking each slot's view (the observation byte for byte, so
+    float bits too) and each step's rewards and flags; returns the games ended."""
+    ended = 0
+    for _ in range(steps):
+        for i, env in enumerate(refs):
+            obs, mask, seat = reference_view(env)
+            assert state.current_player[i] == seat
+            assert np.array_equal(state.legal_action_mask[i], mask)
+            assert np.array_equal(state.observation[i].view(np.uint8), obs.view(np.uint8))
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in state.legal_action_mask])
+        state = vec.step(actions)
+        for i, env in enumerate(refs):
+            rewards, terminated, truncated = reference_step(env, int(actions[i]))
+            assert np.array_equal(state.rewards[i], rewards)
+            assert (state.terminated[i], state.truncated[i]) == (terminated, truncated)
+            ended += terminated or truncated
+    return ended

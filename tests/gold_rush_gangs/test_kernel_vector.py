@@ -11,7 +11,7 @@ import pytest
 
 import meeplezoo
 from meeplezoo.envs.core.compiled.batch import ENTRIES_HEADER
-from tests.core.kernel_checks import reference_step, reference_view
+from tests.core.kernel_checks import play_slots_against_the_reference
 
 from .kernel_configs import SMALL
 
@@ -20,25 +20,6 @@ CONFIGS = [
     {**SMALL, "win_sacks": 1, "bank_threshold": 2, "max_rounds": 3},
     {**SMALL, "max_rounds": 2, "deck_mode": "iid", "truncation_scoring": "rank"},
 ]
-
-
-def play_against_the_reference(vec, refs, state, steps: int, rng) -> int:
-    """Step both sides with the same random actions; returns the games ended."""
-    ended = 0
-    for _ in range(steps):
-        for i, env in enumerate(refs):
-            obs, mask, seat = reference_view(env)
-            assert state.current_player[i] == seat
-            assert np.array_equal(state.legal_action_mask[i], mask)
-            assert np.array_equal(state.observation[i].view(np.uint32), obs.view(np.uint32))
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in state.legal_action_mask])
-        state = vec.step(actions)
-        for i, env in enumerate(refs):
-            rewards, terminated, truncated = reference_step(env, int(actions[i]))
-            assert np.array_equal(state.rewards[i], rewards)
-            assert (state.terminated[i], state.truncated[i]) == (terminated, truncated)
-            ended += terminated or truncated
-    return ended
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -54,7 +35,7 @@ def test_each_slot_plays_the_reference_games_of_its_seed(config):
         refs = [meeplezoo.make(GAME, backend="python", **config) for _ in range(2)]
         for i, env in enumerate(refs):
             env.reset(seed=seed + i)
-        ended += play_against_the_reference(vec, refs, vec.reset(seed), 150, rng)
+        ended += play_slots_against_the_reference(vec, refs, vec.reset(seed), 150, rng)
     assert ended >= 2  # the runs crossed auto-resets
 
 

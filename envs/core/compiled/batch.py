@@ -70,11 +70,11 @@ def _clear_listed(observation, entries, seat):
 def _write_listed(state, game, seat, observation, entries):
     """The seat's fixed entries unless the row holds them, then the rest."""
     listed = entries[ENTRIES_HEADER:]
+    count = entries[COUNT]
     if entries[FIXED_FOR] != seat + 1:
-        entries[FIXED_COUNT] = observe_fixed(game, seat, observation, listed)
-        entries[FIXED_FOR] = seat + 1
-        entries[COUNT] = entries[FIXED_COUNT]
-    entries[COUNT] = observe_changing(state, game, seat, observation, listed, entries[COUNT])
+        count = observe_fixed(game, seat, observation, listed)
+        entries[FIXED_FOR], entries[FIXED_COUNT] = seat + 1, count
+    entries[COUNT] = observe_changing(state, game, seat, observation, listed, count)
 
 
 def _nothing_fixed(game, seat, out, entries):
