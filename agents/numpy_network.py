@@ -4,9 +4,9 @@ A search asks its network about one position (or a handful) at a time. At
 that size torch spends most of a call dispatching its thirty-odd operations,
 not computing them: numpy does the same arithmetic in a third of the time on
 a Gem Mountain board. This module mirrors :class:`AZNetwork`'s layers (symlog
-input, the board CNN, its first layer from the nonzero inputs alone, or a
-flat body, the trunk, the per-cell or dense policy head, the squashed value)
-from the weights of an exported program (:func:`numpy_forward`) or of a live
+input, the board CNN in compiled loops (:mod:`~meeplezoo.agents.board_cnn`)
+or a flat body, the trunk, the per-cell or dense policy head, the squashed
+value) from the weights of an exported program (:func:`numpy_forward`) or of a live
 network (:func:`numpy_twin`, self-play's). Both check the result against
 torch's own forward before a search may use it, so a network of another
 shape keeps torch's.
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.agents.sparse_conv import SparseSymlogConv3x3
+from meeplezoo.agents.board_cnn import BoardCNN
 
 # the largest gap to torch's own forward that still counts as the same network:
 # float32 sums in another order differ by about 1e-6
@@ -39,42 +39,6 @@ def dense(weight: np.ndarray, bias: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return np.ascontiguousarray(weight.T), bias
 
 
-class Conv3x3:
-    """A same-size 3x3 convolution on channel-first boards (torch's layout).
-
-    Each board is padded by one cell and its cells laid in a row, so that a
-    kernel tap's inputs for every output cell are one contiguous run of that
-    row: one matmul gives all nine taps at once, then nine adds of long
-    contiguous runs sum them (each output row also computes two padding
-    columns, dropped at the end)."""
-
-    def __init__(self, weight: np.ndarray, bias: np.ndarray) -> None:
-        out_channels, in_channels = weight.shape[:2]
-        # (tap * out, in), taps in row-major (dr, dc) order
-        self.taps = np.ascontiguousarray(weight.transpose(2, 3, 0, 1).reshape(9 * out_channels, in_channels))
-        self.out_channels, self.bias = out_channels, bias.reshape(1, -1, 1, 1)
-
-    def multiply_adds(self, rows: int, cols: int) -> int:
-        """Per board: every tap at every padded cell."""
-        return self.taps.size * ((rows + 2) * (cols + 2) + 2)
-
-    def __call__(self, boards: np.ndarray) -> np.ndarray:
-        batch, channels, rows, cols = boards.shape
-        width = cols + 2
-        padded = np.zeros((batch, channels, (rows + 2) * width + 2), dtype=np.float32)
-        padded[:, :, : (rows + 2) * width].reshape(batch, channels, rows + 2, width)[:, :, 1:-1, 1:-1] = (
-            boards
-        )
-        per_tap = self.taps @ padded  # (batch, tap * out, padded cells)
-        span = rows * width
-        out = np.zeros((batch, self.out_channels, span), dtype=np.float32)
-        for tap in range(9):
-            dr, dc = divmod(tap, 3)
-            start = dr * width + dc
-            out += per_tap[:, tap * self.out_channels : (tap + 1) * self.out_channels, start : start + span]
-        return out.reshape(batch, self.out_channels, rows, width)[:, :, :, :cols] + self.bias
-
-
 class NumpyNetwork:
     """:class:`AZNetwork`'s forward from its weights: observations to
     (logits, values), the values already in the game's reward range."""
@@ -84,11 +48,7 @@ class NumpyNetwork:
         if self.cnn:
             self.planes, self.rows, self.cols = (int(v) for v in planes)
             self.board = self.planes * self.rows * self.cols
-            self.conv_in = SparseSymlogConv3x3(
-                weights["body.conv_in.weight"], weights["body.conv_in.bias"], self.rows, self.cols
-            )
-            self.conv_mid = Conv3x3(weights["body.convs.1.weight"], weights["body.convs.1.bias"])
-            self.squeeze = (weights["body.convs.3.weight"][:, :, 0, 0], weights["body.convs.3.bias"])
+            self.board_cnn = BoardCNN(weights, self.rows, self.cols)
             self.has_globals = "body.global_bias.weight" in weights
             if self.has_globals:
                 self.global_bias = dense(weights["body.global_bias.weight"], weights["body.global_bias.bias"])
@@ -108,9 +68,10 @@ class NumpyNetwork:
         self.multiply_adds = sum(weight.size for weight, _ in self.layers())
         if self.cnn:
             cells = self.rows * self.cols
-            self.multiply_adds += self.conv_mid.multiply_adds(self.rows, self.cols)
             self.multiply_adds += cells * (
-                self.squeeze[0].size + (self.cell_score[0].size if self.per_cell else 0)
+                self.board_cnn.middle.size
+                + self.board_cnn.squeeze.size
+                + (self.cell_score[0].size if self.per_cell else 0)
             )
 
     def layers(self) -> list:
@@ -146,14 +107,11 @@ class NumpyNetwork:
         """The board CNN over raw observations (the first layer symlogs the
         board's nonzero entries itself): (features as the trunk reads them,
         the per-cell maps as (batch, channels, cells) for the per-cell policy head)."""
-        batch = raw.shape[0]
-        h = self.conv_in(raw[:, : self.board])
+        batch, shift = raw.shape[0], None
         if self.has_globals:
             globals_ = symlog(raw[:, self.board :])
-            h += affine(globals_, self.global_bias)[:, :, None, None]
-        h = relu(self.conv_mid(relu(h)))
-        squeeze_weight, squeeze_bias = self.squeeze
-        maps = relu(squeeze_weight @ h.reshape(batch, h.shape[1], -1) + squeeze_bias[:, None])
+            shift = affine(globals_, self.global_bias)
+        maps = self.board_cnn(raw, shift)
         features = maps.reshape(batch, -1)  # channel-major, as torch flattens
         if self.has_globals:
             features = np.concatenate([features, relu(affine(globals_, self.global_dense))], axis=1)

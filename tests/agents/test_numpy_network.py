@@ -12,13 +12,14 @@ import pytest
 pytest.importorskip("torch")
 
 import torch  # noqa: E402
+from gymnasium import spaces  # noqa: E402
 
 from meeplezoo import envs  # noqa: E402
-from meeplezoo.agents import numpy_network  # noqa: E402
 from meeplezoo.agents.az import load_network, read_network_file  # noqa: E402
+from meeplezoo.agents.board_cnn import BoardCNN  # noqa: E402
 from meeplezoo.agents.numpy_network import AGREEMENT, MOST_MULTIPLY_ADDS_PER_CALL, numpy_forward  # noqa: E402
-from meeplezoo.agents.sparse_conv import SparseSymlogConv3x3  # noqa: E402
 from meeplezoo.training.az.network import AZNetwork, TorchEvaluator, export_network  # noqa: E402
+from meeplezoo.training.features import PlanesCNN  # noqa: E402
 from meeplezoo.training.features import symlog as torch_symlog  # noqa: E402
 from tests.agents.helpers import random_positions  # noqa: E402
 
@@ -106,34 +107,47 @@ def test_a_ppo_network_file_keeps_torch():
     assert np.allclose(priors.sum(axis=1), 1.0) and values.shape == (3, game.num_players)
 
 
-def test_convolution_matches_torch_on_an_uneven_board():
-    generator = np.random.default_rng(0)
-    weight = generator.normal(size=(5, 3, 3, 3)).astype(np.float32)
-    bias = generator.normal(size=5).astype(np.float32)
-    boards = generator.normal(size=(2, 3, 4, 7)).astype(np.float32)
-    want = torch.nn.functional.conv2d(
-        torch.as_tensor(boards), torch.as_tensor(weight), torch.as_tensor(bias), padding=1
-    )
-    got = numpy_network.Conv3x3(weight, bias)(boards)
-    np.testing.assert_allclose(got, want.numpy(), rtol=1e-5, atol=1e-5)
-
-
-def test_the_first_layer_from_nonzero_inputs_matches_torch_over_symlog():
-    """Mostly-zero boards with negative and large entries, on an uneven board:
-    the sparse first layer equals torch's convolution of the symlogged board."""
-    generator = np.random.default_rng(1)
-    weight = generator.normal(size=(6, 4, 3, 3)).astype(np.float32)
-    bias = generator.normal(size=6).astype(np.float32)
-    values = np.round(generator.normal(scale=20, size=(3, 4, 5, 7)))
+def board_cnn_case(seed: int, planes: int, rows: int, cols: int, channels: int = 6):
+    """A PlanesCNN over an uneven board with weights large enough that every
+    layer counts, and mostly-zero raw boards with negative, fractional and
+    large entries (a corner set on every plane)."""
+    generator = np.random.default_rng(seed)
+    space = spaces.Box(-200, 200, shape=(planes * rows * cols,), dtype=np.float32)
+    torch.manual_seed(seed)
+    body = PlanesCNN(space, (planes, rows, cols), channels=channels, out_channels=3)
+    for parameter in body.parameters():
+        torch.nn.init.normal_(parameter, std=0.3)
+    values = np.round(generator.normal(scale=20, size=(5, planes, rows, cols)), 1)
     boards = (values * (generator.random(values.shape) < 0.15)).astype(np.float32)
-    boards[0, :, 0, 0] = 100.0  # a corner, every plane
-    want = torch.nn.functional.conv2d(
-        torch_symlog(torch.as_tensor(boards)), torch.as_tensor(weight), torch.as_tensor(bias), padding=1
-    )
-    got = SparseSymlogConv3x3(weight, bias, 5, 7)(boards.reshape(3, -1))
-    np.testing.assert_allclose(got, want.numpy(), rtol=1e-5, atol=1e-5)
-    empty = SparseSymlogConv3x3(weight, bias, 5, 7)(np.zeros((1, 4 * 5 * 7), np.float32))
-    np.testing.assert_array_equal(empty, np.broadcast_to(bias.reshape(1, 6, 1, 1), (1, 6, 5, 7)))
+    boards[0, :, 0, 0] = 100.0
+    boards[1] = 0.0
+    return body, boards.reshape(5, -1)
+
+
+@pytest.mark.parametrize("shape", [(4, 5, 7), (9, 1, 6), (3, 8, 1), (17, 6, 6)])
+def test_the_compiled_board_cnn_gives_torchs_board_features(shape):
+    """First layer from the nonzero entries (every board edge and corner,
+    a plane count that leaves a tail of fewer than eight entries, an empty
+    board), the middle convolution, the squeeze: torch's maps, channel-major."""
+    body, boards = board_cnn_case(sum(shape), *shape)
+    weights = {name: tensor.detach().numpy() for name, tensor in body.state_dict().items()}
+    cnn = BoardCNN({f"body.{name}": value for name, value in weights.items()}, *shape[1:])
+    with torch.inference_mode():
+        want = body(torch.as_tensor(boards)).numpy().reshape(5, 3, -1)
+    np.testing.assert_allclose(cnn(boards), want, rtol=1e-5, atol=1e-5)
+
+
+def test_the_first_layer_shift_moves_each_positions_channels():
+    """The globals' shift is added per position before the relu."""
+    body, boards = board_cnn_case(1, 4, 5, 7)
+    weights = {f"body.{name}": tensor.detach().numpy() for name, tensor in body.state_dict().items()}
+    cnn = BoardCNN(weights, 5, 7)
+    shift = np.random.default_rng(2).normal(size=(5, 6)).astype(np.float32)
+    with torch.inference_mode():
+        first = body.conv_in(torch_symlog(torch.as_tensor(boards)).reshape(5, 4, 5, 7))
+        shifted = torch.relu(first + torch.as_tensor(shift)[:, :, None, None])
+        want = body.convs(shifted).numpy().reshape(5, 3, -1)
+    np.testing.assert_allclose(cnn(boards, shift), want, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("name", BODIES)

@@ -19,7 +19,9 @@ plays the network the learner has just published.
 
 from __future__ import annotations
 
+import gc
 import io
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -88,6 +90,31 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
     max_moves = int(settings.get("max_moves") or 0)
     runs = [_Game(game, int(seed)) for seed in seeds]
     started = time.process_time()  # CPU time: the machine may be shared
+    with collector_paused():
+        _play(runs, evaluator, settings, max_moves)
+    seconds = time.process_time() - started
+    search_weight = float(settings.get("search_value_weight", 0.0))
+    margin = Margin(float(settings.get("margin_value_weight", 0.0)), float(settings.get("margin_scale", 1.0)))
+    return [_record(run, game, seconds / len(runs), search_weight, margin) for run in runs]
+
+
+@contextmanager
+def collector_paused():
+    """Python's cycle collector off while the games are played: the moves
+    make no reference cycles, but every full collection walks each object
+    torch and the network keep, which cost about a twentieth of compiled
+    self-play's time. Reference counting still frees everything at once."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _play(runs: list[_Game], evaluator, settings: dict, max_moves: int) -> None:
+    """Every run's moves to its end (or ``max_moves``), searched together."""
     while True:
         for run in runs:
             _advance_forced(run, max_moves)
@@ -109,10 +136,6 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
             action = search.sample_action(temperature)
             state.apply(action)  # checked: a wrong search must never corrupt a training game
             run.moves += 1
-    seconds = time.process_time() - started
-    search_weight = float(settings.get("search_value_weight", 0.0))
-    margin = Margin(float(settings.get("margin_value_weight", 0.0)), float(settings.get("margin_scale", 1.0)))
-    return [_record(run, game, seconds / len(runs), search_weight, margin) for run in runs]
 
 
 @dataclass(frozen=True)

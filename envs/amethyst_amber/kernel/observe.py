@@ -16,9 +16,10 @@ import numpy as np
 from meeplezoo.envs.amethyst_amber.actions import NUM_HEXES
 from meeplezoo.envs.amethyst_amber.board import NEUTRAL, HexColour, board
 from meeplezoo.envs.amethyst_amber.kernel import slots as S
-from meeplezoo.envs.amethyst_amber.kernel.pieces import has_bit, lowest_bit
+from meeplezoo.envs.amethyst_amber.kernel.pieces import has_bit
 from meeplezoo.envs.amethyst_amber.kernel.rules import CHOOSE_DESTINATION, CONTINUE, MAIN, TURN_START
 from meeplezoo.envs.amethyst_amber.observe import MY_PRISONERS, N_PLANES, N_SCALARS, THEIR_PRISONERS
+from meeplezoo.envs.core.compiled.bits import lowest_bit
 from meeplezoo.envs.core.compiled.jit import njit
 
 MY_DEFENDERS, MY_ATTACKERS = 7, 9  # then theirs; after the attackers, the resources: neutral, mine, theirs

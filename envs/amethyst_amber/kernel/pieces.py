@@ -17,17 +17,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 from meeplezoo.envs.amethyst_amber.kernel import slots as S
-from meeplezoo.envs.core.compiled.jit import JIT_DISABLED, njit
-
-if JIT_DISABLED:
-
-    def trailing_zeros(word):
-        """The compiled intrinsic's answer in plain Python: the place of the lowest set bit."""
-        word = int(word)
-        return (word & -word).bit_length() - 1
-
-else:
-    from numba.cpython.unsafe.numbers import trailing_zeros  # one machine instruction
+from meeplezoo.envs.core.compiled.bits import trailing_zeros
+from meeplezoo.envs.core.compiled.jit import njit
 
 # The defenders as the acting seat sees them, every entry a triangle set but
 # the two numbers: ``pieces`` count towards its groups, ``touched`` are the
@@ -50,12 +41,6 @@ def set_bit(state, at, brick):
 @njit(inline="always")
 def clear_bit(state, at, brick):
     state[at + (brick >> 6)] &= ~S.BIT[brick & 63]
-
-
-@njit
-def lowest_bit(word):
-    """The place of the lowest set bit of a non-zero int64 word."""
-    return trailing_zeros(word)
 
 
 # ------------------------------------------------------------------ triangle sets

@@ -35,10 +35,10 @@ from meeplezoo.envs.amethyst_amber.kernel.pieces import (
     placeable,
     read_defence,
     set_bit,
-    trailing_zeros,
     without,
 )
 from meeplezoo.envs.core.compiled import pcg64
+from meeplezoo.envs.core.compiled.bits import trailing_zeros
 from meeplezoo.envs.core.compiled.jit import njit
 
 PLACEMENT, MAIN = int(Phase.PLACEMENT), int(Phase.MAIN)
