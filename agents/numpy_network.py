@@ -16,17 +16,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.agents.board_cnn import BoardCNN
+from meeplezoo.agents.board_cnn import BoardCNN, Scratch
 
 # the largest gap to torch's own forward that still counts as the same network:
 # float32 sums in another order differ by about 1e-6
 AGREEMENT = 1e-4
 # Past this many multiply-adds in one call (the first layer, computed from the
-# nonzero inputs alone, not counted), torch's convolution kernels win over
-# their fixed dispatch cost. Measured on one core with the shipped networks,
-# the two cross between 16 and 64 million: about 40 (Amethyst and Amber's and
-# Gold Rush Gangs' 1.3 million a position, 32 positions a call), later on Gem
-# Mountain's small board (numpy still half torch's time at 128 positions).
+# nonzero inputs alone, not counted), torch's convolution kernels may win over
+# their fixed dispatch cost. Measured on one core with fresh networks of each
+# recipe: Amoeba's (1.7 million a position) crosses
+# between 28 and 56 million (16 and 32 positions a call); Amethyst and Amber's,
+# Gold Rush Gangs' and Gem Mountain's numpy forward is still the faster at 128
+# positions (1.2-2.8x).
 MOST_MULTIPLY_ADDS_PER_CALL = 32_000_000
 
 
@@ -63,6 +64,7 @@ class NumpyNetwork:
         else:
             self.policy = dense(weights["policy.weight"], weights["policy.bias"])
         self.value = dense(weights["value.weight"], weights["value.bias"])
+        self.scratch = Scratch()
         self.value_mid = np.float32(constants["value_mid"])
         self.value_half = np.float32(constants["value_half"])
         self.multiply_adds = sum(weight.size for weight, _ in self.layers())
@@ -87,7 +89,9 @@ class NumpyNetwork:
 
     def __call__(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         batch = observations.shape[0]
-        raw = np.asarray(observations, dtype=np.float32).reshape(batch, -1)
+        raw = np.asarray(observations).reshape(batch, -1)
+        if raw.dtype != np.float32:  # into a kept array: see board_cnn.Scratch
+            raw = _copied(self.scratch.rows("raw", batch, raw.shape[1]), raw)
         cell_maps = None
         if self.cnn:
             features, cell_maps = self.board_features(raw)
@@ -121,6 +125,11 @@ class NumpyNetwork:
 def affine(x: np.ndarray, layer: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     weight, bias = layer
     return x @ weight + bias
+
+
+def _copied(into: np.ndarray, values: np.ndarray) -> np.ndarray:
+    np.copyto(into, values)
+    return into
 
 
 def relu(x: np.ndarray) -> np.ndarray:
