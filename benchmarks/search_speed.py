@@ -112,7 +112,7 @@ def compiled_az_row(game, states, az_sims: int) -> dict:
 
 def measure(
     name: str, az_sims: int, count: int, seed: int, profile: bool = False, compiled_sims: int = 2000,
-    selfplay_games: int = 0,
+    selfplay_games: int = 0, selfplay_rounds: int = 3,
 ) -> dict:  # fmt: skip
     from meeplezoo.agents.mcts import MCTSAgent
 
@@ -137,7 +137,7 @@ def measure(
         row.update(compiled_row(states, compiled_sims))
         row.update(compiled_az_row(game, states, az_sims))
         if selfplay_games:
-            row.update(selfplay_row(game, selfplay_games))
+            row.update(selfplay_row(game, selfplay_games, selfplay_rounds))
     if profile:
         row["az_profile"] = profile_parts(az, states)
     return row
@@ -233,11 +233,14 @@ def compiled_table(rows: list[dict]) -> list[str]:
     return lines
 
 
-def selfplay_row(game, games: int) -> dict:
+def selfplay_row(game, games: int, rounds: int = 3) -> dict:
     """Self-play games per CPU minute of ``game``'s recipe, one worker's
     games searched together: the reference search with torch's forward (self-play
     before the compiled engine), then the compiled search with the evaluator a
-    worker uses now (the network's numpy twin where numpy is sooner)."""
+    worker uses now (the network's numpy twin where numpy is sooner). Each
+    search plays ``rounds`` times, the two taking turns; the row keeps each
+    search's median round (a compiled round lasts under a second, and one
+    round's figure moved by a tenth from run to run)."""
     from meeplezoo.training.az.network import AZNetwork, TorchEvaluator
     from meeplezoo.training.az.selfplay import play_games
     from meeplezoo.training.az.settings import az_settings
@@ -248,15 +251,22 @@ def selfplay_row(game, games: int) -> dict:
     play_games(
         game, evaluators["compiled"], [0], {**settings, "max_moves": 4}
     )  # warm-up: loads the compiled code
-    row = {"selfplay_games": games, "selfplay_sims": int(settings["sims"])}
-    for backend, evaluator in evaluators.items():
-        timed = TimedEvaluator(evaluator)
-        start = time.process_time()
-        records = play_games(game, timed, list(range(games)), {**settings, "search_backend": backend})
-        seconds = time.process_time() - start
-        row[f"selfplay_{backend}_games_per_cpu_minute"] = 60 * games / seconds
-        row[f"selfplay_{backend}_moves"] = sum(record.length for record in records)
-        row[f"selfplay_{backend}_network_share"] = timed.seconds / seconds
+    row = {"selfplay_games": games, "selfplay_sims": int(settings["sims"]), "selfplay_rounds": rounds}
+    played: dict[str, list[tuple[float, float, int]]] = {backend: [] for backend in evaluators}
+    for _ in range(rounds):
+        for backend, evaluator in evaluators.items():
+            timed = TimedEvaluator(evaluator)
+            start = time.process_time()
+            records = play_games(game, timed, list(range(games)), {**settings, "search_backend": backend})
+            seconds = time.process_time() - start
+            moves = sum(record.length for record in records)
+            played[backend].append((60 * games / seconds, timed.seconds / seconds, moves))
+    for backend, results in played.items():
+        per_minute, share, moves = sorted(results)[len(results) // 2]
+        row[f"selfplay_{backend}_games_per_cpu_minute"] = per_minute
+        row[f"selfplay_{backend}_rounds_games_per_cpu_minute"] = [result[0] for result in results]
+        row[f"selfplay_{backend}_moves"] = moves
+        row[f"selfplay_{backend}_network_share"] = share
     return row
 
 
@@ -268,7 +278,8 @@ def selfplay_table(rows: list[dict]) -> list[str]:
     lines = [
         "",
         "Expert-iteration self-play of each game's recipe (a fresh network of its size, the games of one",
-        "worker searched together), games per CPU minute with each search:",
+        "worker searched together), games per CPU minute with each search, the median of "
+        f"{played[0].get('selfplay_rounds', 1)} rounds that take turns:",
         "",
         "| game | games | sims/move | reference games/CPU-min | network share | compiled games/CPU-min "
         "| network share | speed-up |",
@@ -319,6 +330,9 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--selfplay-games", type=int, default=0, help="self-play games per search kind (games with a kernel)"
     )
+    parser.add_argument(
+        "--selfplay-rounds", type=int, default=3, help="self-play rounds per search kind (the median is kept)"
+    )
     parser.add_argument("--profile", action="store_true", help="also split the az time by part")
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--markdown", metavar="FILE")
@@ -330,8 +344,9 @@ def main(argv=None) -> int:
     rows = []
     for name in names:
         row = measure(
-            name, args.sims, args.positions, args.seed, args.profile, args.compiled_sims, args.selfplay_games
-        )
+            name, args.sims, args.positions, args.seed, args.profile, args.compiled_sims,
+            args.selfplay_games, args.selfplay_rounds,
+        )  # fmt: skip
         rows.append(row)
         print(json.dumps(row))
     words = sys.argv[1:] if argv is None else list(argv)

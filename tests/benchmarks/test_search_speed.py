@@ -38,6 +38,20 @@ def test_search_speed_reports_both_bots_on_the_same_positions(tmp_path):
     assert "| princes_of_amber_v1 |" in out.read_text()
 
 
+def test_self_play_speed_keeps_each_searchs_median_round():
+    """Rounds of both searches take turns; the row keeps each one's median
+    round and lists them all."""
+    from meeplezoo import envs
+
+    row = search_speed.selfplay_row(envs.make_game("gem_mountain_v0"), games=1, rounds=3)
+    for backend in ("python", "compiled"):
+        rounds = row[f"selfplay_{backend}_rounds_games_per_cpu_minute"]
+        assert len(rounds) == 3 and min(rounds) > 0
+        assert row[f"selfplay_{backend}_games_per_cpu_minute"] == sorted(rounds)[1]
+        assert 0 < row[f"selfplay_{backend}_network_share"] < 1
+    assert "the median of 3 rounds" in "\n".join(search_speed.selfplay_table([{"game": "g", **row}]))
+
+
 def test_run_record_tables_name_the_figures():
     row = {"agent": "az:path=x.pt2,sims=64", "opponent": "mcts:sims=200", "games": 10, "wins": 6, "draws": 0}
     row.update({"win_rate": 0.6, "win_ci95": [0.31, 0.83], "rating": 2.0, "opponent_rating": 1.0})
