@@ -150,6 +150,22 @@ def test_the_first_layer_shift_moves_each_positions_channels():
     np.testing.assert_allclose(cnn(boards, shift), want, rtol=1e-5, atol=1e-5)
 
 
+def test_threads_sharing_a_network_get_their_own_answers(tmp_path):
+    """The forward's kept arrays are per thread: two threads asking one
+    network at once, at different batch sizes, get what each asks alone."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    game, _, evaluator = exported("gem_mountain_v0", tmp_path)
+    network = evaluator.numpy_network
+    observations, _ = positions_of(game, 12)
+    batches = [observations[: 1 + k % 12] for k in range(40)]
+    alone = [network(batch) for batch in batches]
+    with ThreadPoolExecutor(2) as pool:
+        together = list(pool.map(network, batches))
+    for (logits, values), (want_logits, want_values) in zip(together, alone):
+        assert np.array_equal(logits, want_logits) and np.array_equal(values, want_values)
+
+
 @pytest.mark.parametrize("name", BODIES)
 def test_self_play_evaluator_answers_as_its_live_network(name):
     """A self-play worker's evaluator answers as its live network, in numpy

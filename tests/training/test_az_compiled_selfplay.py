@@ -74,3 +74,31 @@ def test_the_search_backend_setting_picks_the_search(backend, kind, monkeypatch)
 def test_an_unknown_search_backend_is_refused():
     with pytest.raises(ValueError, match="search_backend"):
         az_settings("gem_mountain", {"search_backend": "gpu"})
+
+
+class CollectorWatch(UniformEvaluator):
+    """Notes whether Python's cycle collector runs while a search asks."""
+
+    def __init__(self, num_players: int) -> None:
+        super().__init__(num_players)
+        self.seen: set[bool] = set()
+
+    def evaluate(self, observations, masks):
+        import gc
+
+        self.seen.add(gc.isenabled())
+        return super().evaluate(observations, masks)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_cycle_collector_rests_while_games_are_played_and_comes_back(enabled):
+    import gc
+
+    game, watch = envs.make_game(GAME), CollectorWatch(2)
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        play_games(game, watch, [1], az_settings("gem_mountain", SMALL))
+        assert watch.seen == {False} and gc.isenabled() == enabled
+    finally:
+        (gc.enable if was else gc.disable)()
