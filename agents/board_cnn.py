@@ -121,6 +121,11 @@ def neighbourhoods(maps, rows, cols, out):
                         add_scaled(row, (dr * 3 + dc) * channels, maps[b], source, one, channels)
 
 
+# The gathered neighbourhoods of one matrix product: a 24x24 board's are 330 KB
+# a position, and a whole batch's fell out of the caches.
+NEIGHBOURHOOD_BYTES = 512 * 1024
+
+
 class Scratch(threading.local):
     """Arrays a forward reuses from call to call, one set per thread. A
     search's batches are a few hundred kilobytes each; fresh arrays of that
@@ -168,10 +173,14 @@ class BoardCNN:
         first = self.scratch.rows("first", batch, cells * self.channels)
         nonzero = self.scratch.rows("nonzero", 1, self.places.shape[0] + 1, np.int64)[0]
         first_layer(boards, self.first_taps, shift, self.places, self.rows, self.cols, nonzero, first)
-        around = self.scratch.rows("around", batch * cells, self.middle.shape[0])
-        around.fill(0.0)
-        neighbourhoods(first, self.rows, self.cols, around)
-        middle = np.matmul(around, self.middle, out=self.scratch.rows("middle", batch * cells, self.channels))
+        middle = self.scratch.rows("middle", batch * cells, self.channels)
+        chunk = max(1, NEIGHBOURHOOD_BYTES // (cells * self.middle.size // self.channels * 4))
+        for start in range(0, batch, chunk):  # a few positions' neighbourhoods at a time, kept in cache
+            stop = min(start + chunk, batch)
+            around = self.scratch.rows("around", (stop - start) * cells, self.middle.shape[0])
+            around.fill(0.0)
+            neighbourhoods(first[start:stop], self.rows, self.cols, around)
+            np.matmul(around, self.middle, out=middle[start * cells : stop * cells])
         middle += self.middle_bias
         squeezed = np.maximum(middle, 0, out=middle) @ self.squeeze
         squeezed += self.squeeze_bias

@@ -22,13 +22,12 @@ from meeplezoo.agents.board_cnn import BoardCNN, Scratch
 # float32 sums in another order differ by about 1e-6
 AGREEMENT = 1e-4
 # Past this many multiply-adds in one call (the first layer, computed from the
-# nonzero inputs alone, not counted), torch's convolution kernels may win over
-# their fixed dispatch cost. Measured on one core with fresh networks of each
-# recipe: Amoeba's (1.7 million a position) crosses
-# between 28 and 56 million (16 and 32 positions a call); Amethyst and Amber's,
-# Gold Rush Gangs' and Gem Mountain's numpy forward is still the faster at 128
-# positions (1.2-2.8x).
-MOST_MULTIPLY_ADDS_PER_CALL = 32_000_000
+# nonzero inputs alone, not counted) the call goes to torch. Measured on one
+# core with fresh networks of each recipe, numpy's forward is the sooner at
+# every batch up to 128 positions: 1.3-1.6x on Amoeba's 24x24 board (224
+# million at 128), 1.4-2.0x on Amethyst and Amber's and Gold Rush Gangs',
+# 2.9-3.8x on Gem Mountain's. Past what was measured, torch's kernels take over.
+MOST_MULTIPLY_ADDS_PER_CALL = 256_000_000
 
 
 def symlog(x: np.ndarray) -> np.ndarray:

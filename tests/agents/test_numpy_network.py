@@ -15,9 +15,10 @@ import torch  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
 from meeplezoo import envs  # noqa: E402
+from meeplezoo.agents import numpy_network  # noqa: E402
 from meeplezoo.agents.az import load_network, read_network_file  # noqa: E402
 from meeplezoo.agents.board_cnn import BoardCNN  # noqa: E402
-from meeplezoo.agents.numpy_network import AGREEMENT, MOST_MULTIPLY_ADDS_PER_CALL, numpy_forward  # noqa: E402
+from meeplezoo.agents.numpy_network import AGREEMENT, numpy_forward  # noqa: E402
 from meeplezoo.training.az.network import AZNetwork, TorchEvaluator, export_network  # noqa: E402
 from meeplezoo.training.features import PlanesCNN  # noqa: E402
 from meeplezoo.training.features import symlog as torch_symlog  # noqa: E402
@@ -64,7 +65,10 @@ def test_numpy_forward_gives_the_programs_logits_and_values(name, tmp_path):
 def test_small_calls_go_to_numpy_and_large_ones_to_torch(tmp_path, monkeypatch):
     game, _, evaluator = exported("gem_mountain_v0", tmp_path)
     observations, masks = positions_of(game, 2)
-    per_call = MOST_MULTIPLY_ADDS_PER_CALL // evaluator.numpy_network.multiply_adds
+    per_call = 64  # the limit scaled to this small network, so the large call stays small
+    monkeypatch.setattr(
+        numpy_network, "MOST_MULTIPLY_ADDS_PER_CALL", per_call * evaluator.numpy_network.multiply_adds
+    )
     many = np.repeat(observations, per_call, axis=0)[: per_call + 1]
     many_masks = np.repeat(masks, per_call, axis=0)[: per_call + 1]
     small_priors, _ = evaluator.evaluate(observations, masks)
