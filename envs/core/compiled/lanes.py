@@ -24,6 +24,7 @@ from numba.extending import intrinsic
 from meeplezoo.envs.core.compiled.jit import JIT_DISABLED, njit_borrowing
 
 LANES = 8
+VECTOR = ir.VectorType(ir.FloatType(), LANES)
 
 
 def add_lanes_in_python(row, start, values, offset, scale):
@@ -39,9 +40,8 @@ def nonzero_lanes_in_python(values, start):
 
 def _vector_at(context, builder, array_type, array, start):
     """A pointer to ``LANES`` float32 of ``array`` from ``start``, as one vector."""
-    vector = ir.VectorType(ir.FloatType(), LANES)
     data = context.make_array(array_type)(context, builder, array).data
-    return builder.bitcast(builder.gep(data, [start]), vector.as_pointer())
+    return builder.bitcast(builder.gep(data, [start]), VECTOR.as_pointer())
 
 
 @intrinsic
@@ -54,10 +54,9 @@ def add_lanes_compiled(typingctx, row, start, values, offset, scale):
     def codegen(context, builder, sig, args):
         target = _vector_at(context, builder, sig.args[0], args[0], args[1])
         source = _vector_at(context, builder, sig.args[2], args[2], args[3])
-        vector = target.type.pointee
         lanes = ir.Constant(ir.VectorType(ir.IntType(32), LANES), [0] * LANES)
-        splat = builder.insert_element(ir.Constant(vector, ir.Undefined), args[4], ir.IntType(32)(0))
-        splat = builder.shuffle_vector(splat, ir.Constant(vector, ir.Undefined), lanes)
+        splat = builder.insert_element(ir.Constant(VECTOR, ir.Undefined), args[4], ir.IntType(32)(0))
+        splat = builder.shuffle_vector(splat, ir.Constant(VECTOR, ir.Undefined), lanes)
         scaled = builder.fmul(builder.load(source, align=4), splat)
         builder.store(builder.fadd(builder.load(target, align=4), scaled), target, align=4)
         return context.get_dummy_value()
@@ -74,7 +73,7 @@ def nonzero_lanes_compiled(typingctx, values, start):
     def codegen(context, builder, sig, args):
         pointer = _vector_at(context, builder, sig.args[0], args[0], args[1])
         lanes = builder.load(pointer, align=4)
-        nonzero = builder.fcmp_unordered("!=", lanes, ir.Constant(pointer.type.pointee, [0.0] * LANES))
+        nonzero = builder.fcmp_unordered("!=", lanes, ir.Constant(VECTOR, [0.0] * LANES))
         return builder.zext(builder.bitcast(nonzero, ir.IntType(LANES)), ir.IntType(64))
 
     return signature, codegen
