@@ -63,9 +63,9 @@ class NumpyNetwork:
         else:
             self.policy = dense(weights["policy.weight"], weights["policy.bias"])
         self.value = dense(weights["value.weight"], weights["value.bias"])
-        self.scratch = Scratch()
         self.value_mid = np.float32(constants["value_mid"])
         self.value_half = np.float32(constants["value_half"])
+        self.scratch = Scratch()
         self.multiply_adds = sum(weight.size for weight, _ in self.layers())
         if self.cnn:
             cells = self.rows * self.cols
@@ -90,7 +90,9 @@ class NumpyNetwork:
         batch = observations.shape[0]
         raw = np.asarray(observations).reshape(batch, -1)
         if raw.dtype != np.float32:  # into a kept array: see board_cnn.Scratch
-            raw = _copied(self.scratch.rows("raw", batch, raw.shape[1]), raw)
+            kept = self.scratch.rows("raw", batch, raw.shape[1])
+            np.copyto(kept, raw)
+            raw = kept
         cell_maps = None
         if self.cnn:
             features, cell_maps = self.board_features(raw)
@@ -124,11 +126,6 @@ class NumpyNetwork:
 def affine(x: np.ndarray, layer: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     weight, bias = layer
     return x @ weight + bias
-
-
-def _copied(into: np.ndarray, values: np.ndarray) -> np.ndarray:
-    np.copyto(into, values)
-    return into
 
 
 def relu(x: np.ndarray) -> np.ndarray:
