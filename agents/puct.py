@@ -416,6 +416,9 @@ class PUCTSearch:
 def run_searches(searches: Sequence[PUCTSearch], evaluator: Evaluator) -> None:
     """Run every search to the end, evaluating all their waiting leaves
     together in one evaluator call per round."""
+    if len(searches) == 1:
+        _run_one(searches[0], evaluator)
+        return
     active = [s for s in searches if not s.done]
     while active:
         asked = [(search, *search.request_batch()) for search in active]
@@ -432,6 +435,15 @@ def run_searches(searches: Sequence[PUCTSearch], evaluator: Evaluator) -> None:
                 search.feed(priors[start : start + len(batch)], values[start : start + len(batch)])
                 start += len(batch)
         active = [s for s in active if not s.done]
+
+
+def _run_one(search: PUCTSearch, evaluator: Evaluator) -> None:
+    """:func:`run_searches` for a single search (a bot's decision), without
+    the bookkeeping of several: a compiled round is a few microseconds."""
+    while not search.done:
+        observations, masks = search.request_batch()
+        if len(observations):
+            search.feed(*evaluator.evaluate(observations, masks))
 
 
 def compiled_position(view, backend: str | None, value_mix: float, owner: str):

@@ -38,13 +38,15 @@ from meeplezoo.envs.core.compiled.masks import list_legal
 from meeplezoo.envs.core.compiled.specialise import specialise
 
 EDGE_N, VISITS, FIRST, NEXT, ACTION, HAS_PRIOR = range(6)  # one row of links per node
-STARTED, FINISHED, PENDING, SIZE = range(4)  # the counters
+LINK_WIDTH = 6
+# the int block's header: the counters, then the search's settings and sizes
+STARTED, FINISHED, PENDING, SIZE, SEAT, SIMS, GEN_AT, CAPACITY, BATCH, PLAYERS, ACTIONS, HEADER = range(12)
 LEAF_NODE, LEAF_PLAYER, LEAF_LENGTH = range(3)  # one row of leaf_info per waiting leaf
 MIX = uct.RESEED + 1  # the settings of uct.search_settings, then the weight of the game's estimate
 NONE = np.int64(-1)
 
 # Placeholders: each kernel's copy of the templates binds these names (see specialise.py).
-legal_mask = apply_action = returns = current_player = observe = sample = descend = rollout = None
+legal_mask = apply_action = returns = current_player = observe = sample = descend = rollout = collect = None
 
 
 @njit_borrowing
@@ -123,13 +125,6 @@ def store_priors(links, prior_rows, info, priors):
 
 
 @njit
-def feed_all(tree, leaves, priors, relative, low, mix):
-    """:func:`store_priors`, then :func:`backup_all`: one call per round."""
-    store_priors(tree[0], tree[3], leaves[2], priors)
-    backup_all(tree, leaves, relative, low, mix)
-
-
-@njit
 def backup_all(tree, leaves, relative, low, mix):
     """Back up every waiting leaf, its values turned from the mover's
     relative order (itself first) into seat order and, with ``mix`` above
@@ -203,14 +198,71 @@ def _collect(
             break
 
 
+@njit(inline="always")
+def carve(ints, floats, observations, bools):
+    """The search's arrays as views of its four blocks (sizes in the int
+    block's header): the tree, the per-node buffers and the waiting leaves.
+    Python reads the same views through :data:`carve_in_python`."""
+    capacity, batch, players, actions = ints[CAPACITY], ints[BATCH], ints[PLAYERS], ints[ACTIONS]
+    at = HEADER
+    links = ints[at : at + capacity * LINK_WIDTH].reshape((capacity, LINK_WIDTH))
+    at += capacity * LINK_WIDTH
+    paths = ints[at : at + batch * capacity].reshape((batch, capacity))
+    at += batch * capacity
+    movers = ints[at : at + batch * capacity].reshape((batch, capacity))
+    at += batch * capacity
+    info = ints[at : at + batch * 3].reshape((batch, 3))
+    at += batch * 3
+    child_of, legal = ints[at : at + actions], ints[at + actions : at + 2 * actions]
+    w = floats[: capacity * players].reshape((capacity, players))
+    at = capacity * players
+    value_sum = floats[at : at + capacity * players].reshape((capacity, players))
+    at += capacity * players
+    prior = floats[at : at + capacity * actions].reshape((capacity, actions))
+    at += capacity * actions
+    estimates = floats[at : at + batch * players].reshape((batch, players))
+    values = floats[at + batch * players : at + (batch + 1) * players]
+    masks, mask = bools[: batch * actions].reshape((batch, actions)), bools[batch * actions :]
+    tree = (links, w, value_sum, prior)
+    return tree, (mask, child_of, values, legal), (paths, movers, info, observations, masks, estimates)
+
+
+carve_in_python = getattr(carve, "py_func", carve)  # numpy's views, as the search object keeps them
+
+
+def _round(root, game, settings, searcher, work, ints, floats, observations, bools, priors, relative):
+    """One call per round: the waiting leaves' evaluations (``priors``
+    rows stored where a node has none yet; none when Python stored them),
+    backed up, then the next leaves collected. Returns how many wait."""
+    tree, buffers, leaves = carve(ints, floats, observations, bools)
+    counters = ints[:HEADER]
+    if counters[PENDING]:
+        store_priors(tree[0], tree[3], leaves[2], priors)
+        backup_all(tree, leaves, relative, settings[uct.LOW], settings[MIX])
+        counters[FINISHED] += counters[PENDING]
+        counters[PENDING] = 0
+    limit = ints[BATCH] if tree[0][T.ROOT, HAS_PRIOR] else 1
+    seat, sims, gen_at = ints[SEAT], ints[SIMS], ints[GEN_AT]
+    collect(root, game, seat, sims, limit, settings, gen_at, searcher, tree, work, buffers, leaves, counters)
+    return counters[PENDING]
+
+
 @cache
-def compiled_collect(kernel: Kernel) -> Any:
-    """The compiled leaf collection over ``kernel`` (compiled once per kernel)."""
+def compiled_round(kernel: Kernel) -> Any:
+    """The compiled round over ``kernel`` (compiled once per kernel)."""
     tag = kernel.cache_tag
     names = ("legal_mask", "apply_action", "returns", "current_player", "observe")
     bound = uct.bind_rollouts(kernel, {name: getattr(kernel, name) for name in names})
     bound["descend"] = specialise(_descend, tag, bound)
-    return specialise(_collect, tag, bound)
+    bound["collect"] = specialise(_collect, tag, bound)
+    return specialise(_round, tag, bound)
+
+
+def block_sizes(capacity: int, batch: int, players: int, actions: int) -> tuple[int, int, int]:
+    """The lengths of the int, float and bool blocks :func:`carve` reads."""
+    ints = HEADER + capacity * LINK_WIDTH + 2 * batch * capacity + 3 * batch + 2 * actions
+    floats = 2 * capacity * players + capacity * actions + (batch + 1) * players
+    return ints, floats, (batch + 1) * actions
 
 
 class _Leaf:
@@ -233,7 +285,11 @@ class CompiledPUCTSearch:
     prior. ``rng`` seeds the search's words and draws the noise and sampled
     moves. A kernel that does not score positions as its rules do
     (:func:`~meeplezoo.agents.compiled.uct.scores_as_the_reference`) would
-    blend another estimate: with ``value_mix`` above 0 it is a ValueError."""
+    blend another estimate: with ``value_mix`` above 0 it is a ValueError.
+
+    Each round is one compiled call (:func:`compiled_round`): ``feed``
+    backs the evaluations up and collects the next leaves at once, so
+    ``request_batch`` only hands them out."""
 
     def __init__(
         self, state, seat: int, sims: int, rng: np.random.Generator, c_puct: float = 1.25,
@@ -243,54 +299,57 @@ class CompiledPUCTSearch:
         from meeplezoo.agents.puct import check_search_settings
 
         check_search_settings(sims, value_mix, value_rollout, prior_temperature, search_batch)
-        if value_mix and not uct.scores_as_the_reference(state.kernel):
+        kernel = state.kernel
+        if value_mix and not uct.scores_as_the_reference(kernel):
             raise ValueError(f"{state.game.info.name}'s kernel has no estimate for value_mix={value_mix!r}")
         game = self.game = state.game
         self.rng, self.seat, self.sims, self.search_batch = rng, int(seat), int(sims), int(search_batch)
         self.dirichlet_alpha, self.dirichlet_weight = dirichlet_alpha, float(dirichlet_weight)
         self.prior_power = 1.0 / float(prior_temperature)
-        self._root, self._game_row = state.row.copy(), state.kernel.game_row(game)
-        self._collect = compiled_collect(state.kernel)
-        gen_at = uct.generator_offset(state.kernel)
-        self._settings = np.append(uct.search_settings(game, c_puct, int(value_rollout), True), value_mix)
-        self._settings[uct.RESEED] = float(game.info.chance and gen_at >= 0)
-        self._gen_at = np.int64(max(gen_at, 0))
+        self._root, self._game_row = state.row.copy(), kernel.game_row(game)
+        self._round = compiled_round(kernel)
+        self._settings = np.empty(MIX + 1)
+        self._settings[:MIX] = uct.search_settings(game, c_puct, int(value_rollout), True)
+        gen_at = uct.generator_offset(kernel)
+        self._settings[uct.RESEED], self._settings[MIX] = float(game.info.chance and gen_at >= 0), value_mix
         self._searcher = pcg64.seeded_words(int(rng.integers(2**63 - 1)))
-        self._allocate(game)
+        self._allocate(game, max(gen_at, 0))
+        self._handed_out = False
         self.root_legal: np.ndarray | None = None
 
-    def _allocate(self, game) -> None:
-        capacity, players, actions = self.sims + 1, game.num_players, game.num_actions
-        links = np.zeros((capacity, 6), dtype=np.int64)
-        links[T.ROOT, FIRST] = links[T.ROOT, ACTION] = NONE
-        self._tree = (
-            links,
-            np.zeros((capacity, players)),
-            np.zeros((capacity, players)),
-            np.zeros((capacity, actions)),
-        )
-        self._buffers = (
-            np.zeros(actions, np.bool_), np.full(actions, NONE, np.int64),
-            np.zeros(players), np.zeros(actions, np.int64),
-        )  # fmt: skip
-        batch, width = self.search_batch, math.prod(game.observation_shape)
-        self._leaves = (
-            np.zeros((batch, capacity), np.int64), np.zeros((batch, capacity), np.int64),
-            np.zeros((batch, 3), np.int64), np.zeros((batch, width), game.observation_dtype),
-            np.zeros((batch, actions), np.bool_), np.zeros((batch, players)),
-        )  # fmt: skip
+    def _allocate(self, game, gen_at: int) -> None:
+        """The four blocks, their header, and Python's views of them."""
+        capacity, batch = self.sims + 1, self.search_batch
+        players, actions = game.num_players, game.num_actions
+        int_size, float_size, bool_size = block_sizes(capacity, batch, players, actions)
+        ints = self._ints = np.zeros(int_size, dtype=np.int64)
+        ints[SIZE], ints[SEAT], ints[SIMS], ints[GEN_AT] = 1, self.seat, self.sims, gen_at
+        ints[CAPACITY], ints[BATCH], ints[PLAYERS], ints[ACTIONS] = capacity, batch, players, actions
+        self._floats, self._bools = np.zeros(float_size), np.zeros(bool_size, dtype=np.bool_)
+        self._observations = np.zeros((batch, math.prod(game.observation_shape)), game.observation_dtype)
         self._work = np.empty_like(self._root)
-        self._counters = np.zeros(4, dtype=np.int64)
-        self._counters[SIZE] = 1
+        tree, buffers, leaves = carve_in_python(ints, self._floats, self._observations, self._bools)
+        self._links, self._w, self._value_sum, self._prior = tree
+        self._links[T.ROOT, FIRST] = self._links[T.ROOT, ACTION] = NONE
+        buffers[1][:] = NONE  # child_of: no child indexed
+        self._info, self._masks = leaves[2], leaves[4]
+        self._observation_batch = self._observations.reshape((batch, *game.observation_shape))
+        self._no_priors, self._no_values = np.zeros((0, actions)), np.zeros((0, players))
+
+    def _play_round(self, priors: np.ndarray, relative: np.ndarray) -> int:
+        return self._round(
+            self._root, self._game_row, self._settings, self._searcher, self._work, self._ints,
+            self._floats, self._observations, self._bools, priors, relative,
+        )  # fmt: skip
 
     @property
     def done(self) -> bool:
-        return self._counters[FINISHED] >= self.sims
+        return self._ints[FINISHED] >= self.sims
 
     @property
     def finished(self) -> int:
         """Simulations backed up so far (the reference's ``finished``)."""
-        return int(self._counters[FINISHED])
+        return int(self._ints[FINISHED])
 
     def requests(self) -> list[_Leaf]:
         """Start simulations until ``search_batch`` leaves wait (only the
@@ -301,50 +360,44 @@ class CompiledPUCTSearch:
         """:meth:`requests` as the evaluator takes them: the waiting leaves'
         observations and masks, stacked (views of the search's buffers, valid
         until :meth:`feed`)."""
-        if self._counters[PENDING]:
+        if self._handed_out:
             raise RuntimeError("feed the pending leaves before asking for more")
-        limit = 1 if self._tree[0][T.ROOT, HAS_PRIOR] == 0 else self.search_batch
-        self._collect(
-            self._root, self._game_row, np.int64(self.seat), np.int64(self.sims), np.int64(limit),
-            self._settings, self._gen_at, self._searcher, self._tree, self._work, self._buffers,
-            self._leaves, self._counters,
-        )  # fmt: skip
-        pending = int(self._counters[PENDING])
-        observations = self._leaves[3][:pending].reshape((pending, *self.game.observation_shape))
-        return observations, self._leaves[4][:pending]
+        pending = self._ints[PENDING]
+        if pending == 0 and not self.done:  # the first round, or one whose walks all ended the game
+            pending = self._play_round(self._no_priors, self._no_values)
+        self._handed_out = pending > 0
+        return self._observation_batch[:pending], self._masks[:pending]
 
     def feed(self, priors: np.ndarray, values: np.ndarray) -> None:
         """The evaluations of the waiting leaves, in order: priors over
-        actions and values in each leaf's seat-relative order."""
-        pending = int(self._counters[PENDING])
+        actions and values in each leaf's seat-relative order. The next
+        leaves are collected in the same compiled call."""
+        pending = int(self._ints[PENDING])
         if len(priors) != pending or len(values) != pending:
             raise ValueError(
                 f"expected {pending} evaluations, got {len(priors)} priors, {len(values)} values"
             )
         relative = np.ascontiguousarray(values, dtype=np.float64)
-        low, mix = self._settings[uct.LOW], self._settings[MIX]
-        past_root = self._tree[0][T.ROOT, HAS_PRIOR] and self.prior_power == 1.0  # no noise, no temperature
-        if past_root:
+        if self._links[T.ROOT, HAS_PRIOR] and self.prior_power == 1.0:  # no noise, no temperature
             rows = np.ascontiguousarray(priors, dtype=np.float64).reshape(pending, -1)
-            feed_all(self._tree, self._leaves, rows, relative, low, mix)
         else:
             self._store_priors_one_by_one(priors, pending)
-            backup_all(self._tree, self._leaves, relative, low, mix)
-        self._counters[FINISHED] += pending
-        self._counters[PENDING] = 0
+            rows = self._no_priors
+        self._handed_out = False
+        self._play_round(rows, relative)
 
     def _store_priors_one_by_one(self, priors: np.ndarray, pending: int) -> None:
         """The root's prior (with its noise) or priors at a temperature, in Python."""
-        links, prior_rows, info = self._tree[0], self._tree[3], self._leaves[2]
+        links, info = self._links, self._info
         for k in range(pending):
             node = int(info[k, LEAF_NODE])
             if not links[node, HAS_PRIOR]:
                 if node == T.ROOT:
-                    self.root_legal = np.flatnonzero(self._leaves[4][k])
-                prior_rows[node] = self._prior(np.asarray(priors[k], dtype=np.float64), node == T.ROOT)
+                    self.root_legal = np.flatnonzero(self._masks[k])
+                self._prior[node] = self._prior_of(np.asarray(priors[k], dtype=np.float64), node == T.ROOT)
                 links[node, HAS_PRIOR] = 1
 
-    def _prior(self, prior: np.ndarray, at_root: bool) -> np.ndarray:
+    def _prior_of(self, prior: np.ndarray, at_root: bool) -> np.ndarray:
         """The prior flattened by the temperature, with the root's noise."""
         if self.prior_power != 1.0:
             powered = prior**self.prior_power
@@ -358,7 +411,7 @@ class CompiledPUCTSearch:
 
     def visit_counts(self) -> np.ndarray:
         """Visits per action at the root (length ``num_actions``)."""
-        counts, links = np.zeros(self.game.num_actions), self._tree[0]
+        counts, links = np.zeros(self.game.num_actions), self._links
         child = links[T.ROOT, FIRST]
         while child >= 0:
             counts[links[child, ACTION]] = links[child, EDGE_N]
@@ -367,7 +420,7 @@ class CompiledPUCTSearch:
 
     def root_values(self) -> np.ndarray:
         """Mean value vector per root action (zeros where unvisited)."""
-        links, w = self._tree[0], self._tree[1]
+        links, w = self._links, self._w
         means = np.zeros((self.game.num_actions, self.game.num_players))
         child = links[T.ROOT, FIRST]
         while child >= 0:
@@ -379,8 +432,8 @@ class CompiledPUCTSearch:
     def root_value(self) -> np.ndarray:
         """The mean value vector of every simulation so far, in seat order:
         the search's own estimate of the root position."""
-        visits = self._tree[0][T.ROOT, VISITS]
-        return self._tree[2][T.ROOT] / visits if visits else np.zeros(self.game.num_players)
+        visits = self._links[T.ROOT, VISITS]
+        return self._value_sum[T.ROOT] / visits if visits else np.zeros(self.game.num_players)
 
     def best_action(self, seat: int) -> int:
         """The most visited root action (ties: the better mean for ``seat``, then the lower action)."""

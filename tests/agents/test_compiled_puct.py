@@ -123,6 +123,18 @@ def test_terminal_values_are_the_games_returns(name):
         assert np.array_equal(means[action], np.asarray(after.returns(), dtype=np.float64))
 
 
+def test_a_finished_position_backs_up_its_returns_each_simulation_and_the_search_ends():
+    game = envs.make_game(GEM_MOUNTAIN)
+    position, endings = _last_choice(game, seed=2)
+    finished = CompiledState.of(next(iter(endings.values())))
+    search = CompiledPUCTSearch(finished, 0, 5, np.random.default_rng(0), search_batch=4)
+    observations, _ = search.request_batch()  # no leaf waits: the walk ended the game at once
+    assert len(observations) == 0 and not search.done
+    run_searches([search], UniformEvaluator(game.num_players))
+    assert search.done and search.finished == 5
+    assert np.array_equal(search.root_value(), np.asarray(finished.returns(), dtype=np.float64))
+
+
 @pytest.mark.parametrize("value_mix,value_rollout", [(0.0, 0), (0.5, 3)])
 def test_resampling_what_the_seat_cannot_see_leaves_action_and_visits_unchanged(value_mix, value_rollout):
     game = envs.make_game(GEM_MOUNTAIN, num_players=3)

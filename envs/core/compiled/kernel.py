@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Kernel:
     """The compiled functions of one game.
 
@@ -45,7 +45,11 @@ class Kernel:
     and the seat decide (a board in the seat's frame), the second the rest
     after them, at no index of the first; ``observe_entries`` is the two in
     turn. ``make_vec`` then keeps the fixed entries while the same seat
-    moves again."""
+    moves again.
+
+    A kernel equals only itself (``eq=False``): each game has one, and the
+    compiled searches keep caches keyed by it, which hash it by identity
+    rather than by every function it holds."""
 
     name: str  # an identifier: names the kernel's compiled copies of the batch driver
     state_cls: type
