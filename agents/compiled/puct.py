@@ -145,6 +145,27 @@ def backup_all(tree, leaves, relative, low, mix):
         )
 
 
+@njit
+def most_visited(links, w, legal, seat):
+    """The ``legal`` root action (in action order) of the most visits, ties
+    to the better mean for ``seat``, then to the lower action."""
+    child_of = np.full(legal[-1] + 1, NONE)
+    child = links[T.ROOT, FIRST]
+    while child >= 0:
+        if links[child, ACTION] < child_of.shape[0]:
+            child_of[links[child, ACTION]] = child
+        child = links[child, NEXT]
+    best, best_visits, best_mean = NONE, -1, -math.inf
+    for action in legal:
+        child, visits, mean = child_of[action], 0, 0.0
+        if child >= 0 and links[child, EDGE_N]:
+            visits = links[child, EDGE_N]
+            mean = w[child, seat] / visits
+        if visits > best_visits or (visits == best_visits and mean > best_mean):
+            best, best_visits, best_mean = action, visits, mean
+    return best
+
+
 def _descend(state, game, tree, settings, searcher, buffers, leaves, slot, counters):
     """One walk from the root: a finished game is backed up at once (False);
     else the first node without a prior becomes waiting leaf ``slot`` (True),
@@ -437,9 +458,7 @@ class CompiledPUCTSearch:
 
     def best_action(self, seat: int) -> int:
         """The most visited root action (ties: the better mean for ``seat``, then the lower action)."""
-        legal = self.root_legal
-        order = np.lexsort((-self.root_values()[legal, seat], -self.visit_counts()[legal]))
-        return int(legal[order[0]])
+        return int(most_visited(self._links, self._w, self.root_legal, np.int64(seat)))
 
     def sample_action(self, temperature: float) -> int:
         """An action drawn with probability proportional to visits^(1/T)."""

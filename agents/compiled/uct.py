@@ -224,6 +224,7 @@ def compiled_search(kernel: Kernel) -> Any:
     return specialise(_search, tag, bound)
 
 
+@cache
 def scores_as_the_reference(kernel: Kernel) -> bool:
     """Whether the kernel scores capped rollouts as the reference search
     does: with its own ``evaluate``, or with ``returns`` where the rules keep

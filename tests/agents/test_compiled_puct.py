@@ -16,7 +16,8 @@ import pytest
 from meeplezoo import envs
 from meeplezoo.agents.az import AZAgent
 from meeplezoo.agents.base import SeatView
-from meeplezoo.agents.compiled.puct import CompiledPUCTSearch
+from meeplezoo.agents.compiled import puct as P
+from meeplezoo.agents.compiled.puct import CompiledPUCTSearch, most_visited
 from meeplezoo.agents.puct import PUCTSearch, UniformEvaluator, absolute_values, run_searches
 from meeplezoo.agents.registry import make_agent
 from meeplezoo.envs.core.backends import start_state
@@ -133,6 +134,31 @@ def test_a_finished_position_backs_up_its_returns_each_simulation_and_the_search
     run_searches([search], UniformEvaluator(game.num_players))
     assert search.done and search.finished == 5
     assert np.array_equal(search.root_value(), np.asarray(finished.returns(), dtype=np.float64))
+
+
+@pytest.mark.parametrize(
+    "edges,expected",
+    [
+        ({3: (5, 1.0), 7: (6, 0.0)}, 7),  # the most visits, whatever the mean
+        ({3: (6, 1.0), 7: (6, 4.0)}, 7),  # equal visits: the better mean for the seat
+        ({3: (6, 3.0), 7: (6, 3.0)}, 3),  # equal visits and mean: the lower action
+        ({7: (1, -5.0)}, 7),  # one visit beats none (the unvisited 1 and 3 count zero)
+        ({}, 1),  # nothing visited: the lowest legal action
+    ],
+)
+def test_the_chosen_move_is_the_most_visited_then_the_better_mean_then_the_lower_action(edges, expected):
+    """The compiled choice, on a hand-made root (seat 1's means), as the reference's lexsort chooses."""
+    links, w = np.zeros((len(edges) + 1, 6), np.int64), np.zeros((len(edges) + 1, 2))
+    links[0, P.FIRST] = -1
+    for node, (action, (visits, total)) in enumerate(edges.items(), start=1):
+        links[node, P.EDGE_N], links[node, P.ACTION], links[node, P.FIRST] = visits, action, -1
+        links[node, P.NEXT], links[0, P.FIRST] = links[0, P.FIRST], node  # pushed on the root's children
+        w[node, 1] = total
+    legal = np.array([1, 3, 7], np.int64)
+    assert most_visited(links, w, legal, np.int64(1)) == expected
+    counts = np.array([edges.get(a, (0, 0.0))[0] for a in legal])
+    means = np.array([edges[a][1] / edges[a][0] if a in edges else 0.0 for a in legal])
+    assert legal[np.lexsort((-means, -counts))[0]] == expected  # the reference's rule
 
 
 @pytest.mark.parametrize("value_mix,value_rollout", [(0.0, 0), (0.5, 3)])
