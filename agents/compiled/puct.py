@@ -356,12 +356,13 @@ class CompiledPUCTSearch:
         self._info, self._masks = leaves[2], leaves[4]
         self._observation_batch = self._observations.reshape((batch, *game.observation_shape))
         self._no_priors, self._no_values = np.zeros((0, actions)), np.zeros((0, players))
+        self._round_arrays = (
+            self._root, self._game_row, self._settings, self._searcher, self._work, ints,
+            self._floats, self._observations, self._bools,
+        )  # fmt: skip
 
     def _play_round(self, priors: np.ndarray, relative: np.ndarray) -> int:
-        return self._round(
-            self._root, self._game_row, self._settings, self._searcher, self._work, self._ints,
-            self._floats, self._observations, self._bools, priors, relative,
-        )  # fmt: skip
+        return self._round(*self._round_arrays, priors, relative)
 
     @property
     def done(self) -> bool:
