@@ -62,7 +62,7 @@ def play_slots_against_the_reference(vec, refs, state, steps: int, rng) -> int:
         state = vec.step(actions)
         for i, env in enumerate(refs):
             rewards, terminated, truncated = reference_step(env, int(actions[i]))
-            assert np.array_equal(state.rewards[i], rewards)
+            assert np.array_equal(state.rewards[i], rewards.astype(state.rewards.dtype))  # float32, as Pgx
             assert (state.terminated[i], state.truncated[i]) == (terminated, truncated)
             ended += terminated or truncated
     return ended

@@ -80,7 +80,9 @@ def test_a_step_by_the_same_seat_keeps_the_fixed_entries_and_clears_the_rest():
     )
 
     row = np.arange(1, 9, dtype=np.float32)
-    entries = np.array([4, 2, 2, 0, 1, 5, 6, 0], dtype=np.int32)  # four listed, two fixed for seat 1
+    entries = np.zeros(ENTRIES_HEADER + 5, dtype=np.int32)
+    entries[[COUNT, FIXED_FOR, FIXED_COUNT]] = 4, 2, 2  # four listed, two fixed for seat 1
+    entries[ENTRIES_HEADER:] = 0, 1, 5, 6, 0
     _clear_listed(row, entries, 1)
     assert row.tolist() == [1, 2, 3, 4, 5, 0, 0, 8] and entries[COUNT] == 2 and entries[FIXED_FOR] == 2
     _clear_listed(row, entries, 0)  # another seat: the fixed part goes too
@@ -90,9 +92,17 @@ def test_a_step_by_the_same_seat_keeps_the_fixed_entries_and_clears_the_rest():
 
 
 def test_a_list_that_outgrew_its_room_clears_the_whole_row():
-    from meeplezoo.envs.core.compiled.batch import COUNT, FIXED_FOR, _clear_listed
+    from meeplezoo.envs.core.compiled.batch import (
+        COUNT,
+        ENTRIES_HEADER,
+        FIXED_COUNT,
+        FIXED_FOR,
+        _clear_listed,
+    )
 
     row = np.arange(1, 9, dtype=np.float32)
-    entries = np.array([3, 1, 1, 2, 5], dtype=np.int32)  # three writes, two recorded
+    entries = np.zeros(ENTRIES_HEADER + 2, dtype=np.int32)
+    entries[[COUNT, FIXED_FOR, FIXED_COUNT]] = 3, 1, 1  # three writes, two recorded
+    entries[ENTRIES_HEADER:] = 2, 5
     _clear_listed(row, entries, 0)
     assert not row.any() and entries[COUNT] == 0 and entries[FIXED_FOR] == 0

@@ -174,3 +174,22 @@ def observe(state, game, seat, out):
     at = paint_turn(state, seat, out, NUM_PLANES * units * units)
     paint_seats(state, game, seat, out, at)  # its scan of the amoebas warms them for the planes
     paint_planes(state, game, seat, out)
+
+
+@njit
+def observe_rest(state, game, seat, out):
+    """:func:`observe`'s global block alone, the planes left as they are."""
+    start = NUM_PLANES * game[S.G_UNITS] * game[S.G_UNITS]
+    for k in range(start, out.shape[0]):
+        out[k] = 0
+    paint_seats(state, game, seat, out, paint_turn(state, seat, out, start))
+
+
+@njit
+def planes_stamp(state, game):
+    """Changes whenever the planes may: a tile laid changes the turn or the
+    tiles laid in it (every amoeba's change comes with one), and a claim or
+    a pass the offer index (the offer plane; the claim phase's only moves)."""
+    claim = state[S.OFFER_INDEX] + 1 if state[S.PHASE] == S.CLAIM else 0
+    stamp = (state[S.TURN] * (S.TILES + 1) + state[S.PLACED]) * (S.MOST_PIECES + 1) + claim
+    return stamp & 0x7FFFFFFF  # one step moves it by far less than the wrap

@@ -40,13 +40,16 @@ def driver(kernel: Kernel) -> Any:
 new_game = legal_mask = apply_action = returns = observe = current_player = None
 is_terminal = is_truncated = show = start = step_one = None
 observe_entries = observe_fixed = observe_changing = clear_observation = write_observation = None
+observe_stamp = observe_rest = None
 
 # Each slot's entries row: a header, then the indices its observation row holds
 # when the kernel lists its writes (entries.py), so it always says what a reset
 # or a step must clear. The header: how many were listed, the seat (plus one;
-# 0: none) whose fixed entries lead the list, and how many those are.
-COUNT, FIXED_FOR, FIXED_COUNT = range(3)
-ENTRIES_HEADER = 3
+# 0: none) whose fixed entries lead the list, and how many those are; for a
+# kernel that stamps its board, the seat (plus one; 0: none) whose board the
+# row holds and that board's stamp.
+COUNT, FIXED_FOR, FIXED_COUNT, STAMP_FOR, STAMP = range(5)
+ENTRIES_HEADER = 5
 
 
 def _clear_listed(observation, entries, seat):
@@ -90,10 +93,22 @@ def _clear_whole(observation, entries, seat):
     """A kernel without entries rewrites the whole row; once done it is zeroed."""
     if seat < 0:
         observation[:] = 0
+        entries[STAMP_FOR] = 0
 
 
 def _write_whole(state, game, seat, observation, entries):
     observe(state, game, seat, observation)
+
+
+def _write_stamped(state, game, seat, observation, entries):
+    """The rest alone while the row holds this seat's board at the same
+    stamp; else the whole observation, its board stamped."""
+    stamp = observe_stamp(state, game)
+    if entries[STAMP_FOR] == seat + 1 and entries[STAMP] == stamp:
+        observe_rest(state, game, seat, observation)
+    else:
+        observe(state, game, seat, observation)
+        entries[STAMP_FOR], entries[STAMP] = seat + 1, stamp
 
 
 def _show(state, game, observation, mask, current, entries):
@@ -109,8 +124,10 @@ def _show(state, game, observation, mask, current, entries):
 
 
 def _start(state, game, seeder, observation, mask, current, entries):
-    """The slot's next game: a seed drawn from its seeder, then dealt."""
+    """The slot's next game: a seed drawn from its seeder, then dealt (the
+    row's board, of the game before, no longer counts as stamped)."""
     new_game(state, game, pcg64.bounded(seeder, 0, SEED_BOUND))
+    entries[STAMP_FOR] = 0
     show(state, game, observation, mask, current, entries)
 
 
@@ -173,8 +190,11 @@ class _Driver:
         bound["observe_changing"] = (
             kernel.observe_changing if split else specialise(_all_changing, tag, bound)
         )
+        stamped = kernel.observe_stamp is not None
+        bound["observe_stamp"], bound["observe_rest"] = kernel.observe_stamp, kernel.observe_rest
+        write = _write_listed if listed else _write_stamped if stamped else _write_whole
         bound["clear_observation"] = specialise(_clear_listed if listed else _clear_whole, tag, bound)
-        bound["write_observation"] = specialise(_write_listed if listed else _write_whole, tag, bound)
+        bound["write_observation"] = specialise(write, tag, bound)
         bound["show"] = specialise(_show, tag, bound)
         bound["start"] = specialise(_start, tag, bound)
         bound["step_one"] = specialise(_step_one, tag, bound)

@@ -47,6 +47,14 @@ class Kernel:
     turn. ``make_vec`` then keeps the fixed entries while the same seat
     moves again.
 
+    ``observe_stamp(state, game)`` and ``observe_rest(state, game, seat,
+    out)`` (optional, together, for a kernel without entries) split the
+    observation into a board and the rest: the stamp (an int below 2**31)
+    changes whenever anything the board part shows may change, and
+    ``observe_rest`` rewrites everything but the board. ``make_vec`` then
+    rewrites only the rest while the same seat moves again on an unchanged
+    stamp (a tile chosen before it is laid, say).
+
     A kernel equals only itself (``eq=False``): each game has one, and the
     compiled searches keep caches keyed by it, which hash it by identity
     rather than by every function it holds."""
@@ -69,6 +77,8 @@ class Kernel:
     observe_entries: Callable | None = None
     observe_fixed: Callable | None = None
     observe_changing: Callable | None = None
+    observe_stamp: Callable | None = None
+    observe_rest: Callable | None = None
 
     @cached_property
     def cache_tag(self) -> str:
