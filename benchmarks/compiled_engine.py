@@ -354,8 +354,9 @@ def markdown(result: dict[str, Any], command: str) -> str:
         "nonzero entries written, or for a kernel that lists its entries (Gold Rush Gangs) the last "
         "step's entries zeroed and the new ones written. What a step at that batch costs in memory "
         "traffic however fast the rules (the driver also keeps a listed board while the same seat "
-        "moves again, so for Gold Rush Gangs this is the cost of a change of seat). Bytes a step: "
-        "one slot's observation and mask.",
+        "moves again, and a stamped board while it is unchanged, so for Gold Rush Gangs and Amoeba "
+        "this is the cost of a step that repaints the board). Bytes a step: one slot's observation "
+        "and mask.",
         "",
         *batch_rows(result),
     ]
