@@ -9,7 +9,7 @@ import numpy as np
 
 import meeplezoo
 from meeplezoo.envs.core.compiled.state import CompiledState
-from tests.core.kernel_checks import play_slots_against_the_reference
+from tests.core.kernel_checks import play_fresh_slots_against_the_reference
 
 GAME = "amethyst_amber_v0"
 # short games: many auto-resets in a few hundred steps
@@ -17,13 +17,7 @@ CONFIG = {"defenders_per_player": 2, "attackers_per_player": 4, "win_resources":
 
 
 def test_each_slot_plays_the_reference_games_of_its_seed():
-    seed, slots = 30, 2
-    vec = meeplezoo.make_vec(GAME, slots, **CONFIG)
-    state = vec.reset(seed)
-    refs = [meeplezoo.make(GAME, backend="python", **CONFIG) for _ in range(slots)]
-    for i, env in enumerate(refs):
-        env.reset(seed=seed + i)
-    ended = play_slots_against_the_reference(vec, refs, state, 150, np.random.default_rng(0))
+    ended = play_fresh_slots_against_the_reference(GAME, CONFIG, 30, 2, 150, np.random.default_rng(0))
     assert ended >= 4  # the run crossed several auto-resets
 
 

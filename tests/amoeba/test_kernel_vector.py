@@ -16,7 +16,7 @@ from meeplezoo.envs.amoeba.kernel.observe import planes_stamp
 from meeplezoo.envs.amoeba.observe import NUM_PLANES
 from meeplezoo.envs.core.compiled.state import CompiledState
 from tests.amoeba.kernel_configs import SPLITS
-from tests.core.kernel_checks import play_slots_against_the_reference
+from tests.core.kernel_checks import play_fresh_slots_against_the_reference
 
 GAME = "amoeba_v0"
 CONFIGS = [
@@ -28,13 +28,7 @@ CONFIGS = [
 
 @pytest.mark.parametrize("config", CONFIGS)
 def test_each_slot_plays_the_reference_games_of_its_seed(config):
-    seed, slots = 50, 2
-    vec = meeplezoo.make_vec(GAME, slots, **config)
-    state = vec.reset(seed)
-    refs = [meeplezoo.make(GAME, backend="python", **config) for _ in range(slots)]
-    for i, env in enumerate(refs):
-        env.reset(seed=seed + i)
-    ended = play_slots_against_the_reference(vec, refs, state, 250, np.random.default_rng(1))
+    ended = play_fresh_slots_against_the_reference(GAME, config, 50, 2, 250, np.random.default_rng(1))
     assert ended >= 1  # the run crossed an auto-reset
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+import meeplezoo
+
 
 def assert_same_position(layout, py, row, game, full: bool) -> None:
     """The row holds ``py`` word for word (naming the fields that differ);
@@ -66,3 +68,17 @@ def play_slots_against_the_reference(vec, refs, state, steps: int, rng) -> int:
             assert (state.terminated[i], state.truncated[i]) == (terminated, truncated)
             ended += terminated or truncated
     return ended
+
+
+def play_fresh_slots_against_the_reference(
+    name: str, config: dict, seed: int, slots: int, steps: int, rng
+) -> int:
+    """:func:`play_slots_against_the_reference` from the start: ``make_vec``
+    reset at ``seed`` beside one AEC env per slot on the Python rules,
+    slot ``i`` seeded ``seed + i``; returns the games ended."""
+    vec = meeplezoo.make_vec(name, slots, **config)
+    state = vec.reset(seed)
+    refs = [meeplezoo.make(name, backend="python", **config) for _ in range(slots)]
+    for i, env in enumerate(refs):
+        env.reset(seed=seed + i)
+    return play_slots_against_the_reference(vec, refs, state, steps, rng)
