@@ -394,11 +394,15 @@ class CompiledPUCTSearch:
         """The evaluations of the waiting leaves, in order: priors over
         actions and values in each leaf's seat-relative order. The next
         leaves are collected in the same compiled call."""
-        pending = int(self._ints[PENDING])
+        pending = (
+            int(self._ints[PENDING]) if self._handed_out else 0
+        )  # leaves collected, not yet asked for: none
         if len(priors) != pending or len(values) != pending:
             raise ValueError(
                 f"expected {pending} evaluations, got {len(priors)} priors, {len(values)} values"
             )
+        if not pending:
+            return
         relative = np.ascontiguousarray(values, dtype=np.float64)
         if self._links[T.ROOT, HAS_PRIOR] and self.prior_power == 1.0:  # no noise, no temperature
             rows = np.ascontiguousarray(priors, dtype=np.float64).reshape(pending, -1)

@@ -136,6 +136,22 @@ def test_a_finished_position_backs_up_its_returns_each_simulation_and_the_search
     assert np.array_equal(search.root_value(), np.asarray(finished.returns(), dtype=np.float64))
 
 
+def test_a_feed_takes_only_the_leaves_handed_out():
+    game = envs.make_game(GEM_MOUNTAIN)
+    state = CompiledState.of(_choices(game, 1, seed=5)[0])
+    search = CompiledPUCTSearch(state, state.current_player, 20, np.random.default_rng(0), search_batch=4)
+    evaluator = UniformEvaluator(game.num_players)
+    search.feed(*evaluator.evaluate(*search.request_batch()))  # the root; the next four wait, not asked for
+    with pytest.raises(ValueError, match="expected 0 evaluations"):
+        search.feed(np.zeros((4, game.num_actions)), np.zeros((4, 2)))
+    search.feed(np.zeros((0, game.num_actions)), np.zeros((0, 2)))  # nothing asked, nothing fed
+    assert search.finished == 1
+    observations, masks = search.request_batch()
+    assert len(observations) == 4
+    search.feed(*evaluator.evaluate(observations, masks))
+    assert search.finished == 5
+
+
 @pytest.mark.parametrize(
     "edges,expected",
     [
