@@ -336,6 +336,7 @@ class AZAgent(Agent):
         self.baseline, self.c = baseline, float(c)
         self._evaluator = evaluator
         self._checked = None
+        self._blocks = None  # the last decision's compiled search blocks, reused by the next
 
     def _spec_settings(self) -> dict:
         """The search settings the agent's description names: those off their defaults."""
@@ -377,15 +378,16 @@ class AZAgent(Agent):
         self._checked = key
         return self._evaluator
 
-    def search(self, view: SeatView, dirichlet_alpha: float | None = None):
+    def search(self, view: SeatView, dirichlet_alpha: float | None = None, blocks=None):
         """A finished search of the seat's position: in the game's kernel
         where :func:`~meeplezoo.agents.puct.compiled_position` allows, else
-        a :class:`PUCTSearch` on the rules layer."""
+        a :class:`PUCTSearch` on the rules layer. ``blocks``: an earlier
+        compiled search's, to reuse (see :func:`~meeplezoo.agents.puct.seat_search`)."""
         evaluator = self.evaluator(view.game)
         search = seat_search(
-            view, self.sims, self.rng, self.backend, c_puct=self.c, search_batch=self.search_batch,
-            dirichlet_alpha=dirichlet_alpha, value_mix=self.value_mix, value_rollout=self.value_rollout,
-            prior_temperature=self.prior_temperature,
+            view, self.sims, self.rng, self.backend, blocks=blocks, c_puct=self.c,
+            search_batch=self.search_batch, dirichlet_alpha=dirichlet_alpha, value_mix=self.value_mix,
+            value_rollout=self.value_rollout, prior_temperature=self.prior_temperature,
         )  # fmt: skip
         run_searches([search], evaluator)
         return search
@@ -398,7 +400,9 @@ class AZAgent(Agent):
             return int(legal[0])
         if view is None:
             raise ValueError(f"{self.name} needs a SeatView to search")
-        return self.search(view).best_action(view.seat)
+        search = self.search(view, blocks=self._blocks)  # the search ends here: its blocks serve the next
+        self._blocks = getattr(search, "blocks", None)
+        return search.best_action(view.seat)
 
 
 def _given_settings(given: dict, old_names: dict) -> dict:

@@ -464,14 +464,18 @@ def compiled_position(view, backend: str | None, value_mix: float, owner: str):
     return compiled
 
 
-def seat_search(view, sims: int, rng: np.random.Generator, backend: str | None = None, **settings):
+def seat_search(
+    view, sims: int, rng: np.random.Generator, backend: str | None = None, blocks=None, **settings
+):
     """A search of ``view``'s position for its seat (a
     :class:`~meeplezoo.agents.base.SeatView`): compiled where
     :func:`compiled_position` allows, else :class:`PUCTSearch` over the
-    view's samples. ``settings``: PUCTSearch's keyword settings."""
+    view's samples. ``settings``: PUCTSearch's keyword settings; ``blocks``:
+    an earlier compiled search's, which the caller is done with, to reuse
+    (see :class:`~meeplezoo.agents.compiled.puct_blocks.SearchBlocks`)."""
     compiled = compiled_position(view, backend, float(settings.get("value_mix", 0.0)), "az")
     if compiled is not None:
         from meeplezoo.agents.compiled.puct import CompiledPUCTSearch
 
-        return CompiledPUCTSearch(compiled, view.seat, sims, rng, **settings)
+        return CompiledPUCTSearch(compiled, view.seat, sims, rng, blocks=blocks, **settings)
     return PUCTSearch(view.game, lambda: view.sample(rng), sims, rng, **settings)

@@ -31,19 +31,36 @@ import numpy as np
 
 from meeplezoo.agents.compiled import tree as T
 from meeplezoo.agents.compiled import uct
+from meeplezoo.agents.compiled.puct_blocks import (
+    ACTION,
+    BATCH,
+    EDGE_N,
+    FINISHED,
+    FIRST,
+    GEN_AT,
+    HAS_PRIOR,
+    HEADER,
+    LEAF_LENGTH,
+    LEAF_NODE,
+    LEAF_PLAYER,
+    NEXT,
+    NONE,
+    PENDING,
+    SEAT,
+    SIMS,
+    SIZE,
+    STARTED,
+    VISITS,
+    SearchBlocks,
+    carve,
+)
 from meeplezoo.envs.core.compiled import pcg64
 from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
 from meeplezoo.envs.core.compiled.kernel import Kernel
-from meeplezoo.envs.core.compiled.masks import list_legal
+from meeplezoo.envs.core.compiled.masks import copy_mask, list_legal
 from meeplezoo.envs.core.compiled.specialise import specialise
 
-EDGE_N, VISITS, FIRST, NEXT, ACTION, HAS_PRIOR = range(6)  # one row of links per node
-LINK_WIDTH = 6
-# the int block's header: the counters, then the search's settings and sizes
-STARTED, FINISHED, PENDING, SIZE, SEAT, SIMS, GEN_AT, CAPACITY, BATCH, PLAYERS, ACTIONS, HEADER = range(12)
-LEAF_NODE, LEAF_PLAYER, LEAF_LENGTH = range(3)  # one row of leaf_info per waiting leaf
 MIX = uct.RESEED + 1  # the settings of uct.search_settings, then the weight of the game's estimate
-NONE = np.int64(-1)
 
 # Placeholders: each kernel's copy of the templates binds these names (see specialise.py).
 legal_mask = apply_action = returns = current_player = observe = sample = descend = rollout = collect = None
@@ -184,7 +201,7 @@ def _descend(state, game, tree, settings, searcher, buffers, leaves, slot, count
         legal_mask(state, game, mask)
         if links[node, HAS_PRIOR] == 0:
             observe(state, game, player, observations[slot])
-            masks[slot, :] = mask
+            copy_mask(mask, masks[slot])
             info[slot, LEAF_NODE], info[slot, LEAF_PLAYER], info[slot, LEAF_LENGTH] = node, player, length
             if settings[MIX] > 0:  # the leaf's observation and mask are copied: the rollout may move on
                 rollout(state, game, np.int64(settings[uct.DEPTH]), searcher, mask, estimates[slot])
@@ -219,38 +236,6 @@ def _collect(
             break
 
 
-@njit(inline="always")
-def carve(ints, floats, observations, bools):
-    """The search's arrays as views of its four blocks (sizes in the int
-    block's header): the tree, the per-node buffers and the waiting leaves.
-    Python reads the same views through :data:`carve_in_python`."""
-    capacity, batch, players, actions = ints[CAPACITY], ints[BATCH], ints[PLAYERS], ints[ACTIONS]
-    at = HEADER
-    links = ints[at : at + capacity * LINK_WIDTH].reshape((capacity, LINK_WIDTH))
-    at += capacity * LINK_WIDTH
-    paths = ints[at : at + batch * capacity].reshape((batch, capacity))
-    at += batch * capacity
-    movers = ints[at : at + batch * capacity].reshape((batch, capacity))
-    at += batch * capacity
-    info = ints[at : at + batch * 3].reshape((batch, 3))
-    at += batch * 3
-    child_of, legal = ints[at : at + actions], ints[at + actions : at + 2 * actions]
-    w = floats[: capacity * players].reshape((capacity, players))
-    at = capacity * players
-    value_sum = floats[at : at + capacity * players].reshape((capacity, players))
-    at += capacity * players
-    prior = floats[at : at + capacity * actions].reshape((capacity, actions))
-    at += capacity * actions
-    estimates = floats[at : at + batch * players].reshape((batch, players))
-    values = floats[at + batch * players : at + (batch + 1) * players]
-    masks, mask = bools[: batch * actions].reshape((batch, actions)), bools[batch * actions :]
-    tree = (links, w, value_sum, prior)
-    return tree, (mask, child_of, values, legal), (paths, movers, info, observations, masks, estimates)
-
-
-carve_in_python = getattr(carve, "py_func", carve)  # numpy's views, as the search object keeps them
-
-
 def _round(root, game, settings, searcher, work, ints, floats, observations, bools, priors, relative):
     """One call per round: the waiting leaves' evaluations (``priors``
     rows stored where a node has none yet; none when Python stored them),
@@ -279,13 +264,6 @@ def compiled_round(kernel: Kernel) -> Any:
     return specialise(_round, tag, bound)
 
 
-def block_sizes(capacity: int, batch: int, players: int, actions: int) -> tuple[int, int, int]:
-    """The lengths of the int, float and bool blocks :func:`carve` reads."""
-    ints = HEADER + capacity * LINK_WIDTH + 2 * batch * capacity + 3 * batch + 2 * actions
-    floats = 2 * capacity * players + capacity * actions + (batch + 1) * players
-    return ints, floats, (batch + 1) * actions
-
-
 class _Leaf:
     """A waiting leaf as :func:`~meeplezoo.agents.puct.run_searches` reads it."""
 
@@ -307,6 +285,8 @@ class CompiledPUCTSearch:
     moves. A kernel that does not score positions as its rules do
     (:func:`~meeplezoo.agents.compiled.uct.scores_as_the_reference`) would
     blend another estimate: with ``value_mix`` above 0 it is a ValueError.
+    ``blocks``: the :class:`SearchBlocks` of an earlier search its caller
+    is done with, reset and reused where they fit (a bot's decisions).
 
     Each round is one compiled call (:func:`compiled_round`): ``feed``
     backs the evaluations up and collects the next leaves at once, so
@@ -316,6 +296,7 @@ class CompiledPUCTSearch:
         self, state, seat: int, sims: int, rng: np.random.Generator, c_puct: float = 1.25,
         search_batch: int = 8, dirichlet_alpha: float | None = None, dirichlet_weight: float = 0.25,
         prior_temperature: float = 1.0, value_mix: float = 0.0, value_rollout: int = 0,
+        blocks: SearchBlocks | None = None,
     ) -> None:  # fmt: skip
         from meeplezoo.agents.puct import check_search_settings
 
@@ -327,39 +308,34 @@ class CompiledPUCTSearch:
         self.rng, self.seat, self.sims, self.search_batch = rng, int(seat), int(sims), int(search_batch)
         self.dirichlet_alpha, self.dirichlet_weight = dirichlet_alpha, float(dirichlet_weight)
         self.prior_power = 1.0 / float(prior_temperature)
-        self._root, self._game_row = state.row.copy(), kernel.game_row(game)
         self._round = compiled_round(kernel)
-        self._settings = np.empty(MIX + 1)
-        self._settings[:MIX] = uct.search_settings(game, c_puct, int(value_rollout), True)
+        settings = np.empty(MIX + 1)
+        settings[:MIX] = uct.search_settings(game, c_puct, int(value_rollout), True)
         gen_at = uct.generator_offset(kernel)
-        self._settings[uct.RESEED], self._settings[MIX] = float(game.info.chance and gen_at >= 0), value_mix
-        self._searcher = pcg64.seeded_words(int(rng.integers(2**63 - 1)))
-        self._allocate(game, max(gen_at, 0))
+        settings[uct.RESEED], settings[MIX] = float(game.info.chance and gen_at >= 0), value_mix
+        searcher = pcg64.seeded_words(int(rng.integers(2**63 - 1)))
+        blocks = self.blocks = self._blocks_for(blocks, state.row, max(gen_at, 0))
+        self._round_arrays = (
+            blocks.root, kernel.game_row(game), settings, searcher, blocks.work, blocks.ints, blocks.floats,
+            blocks.observations, blocks.bools,
+        )  # fmt: skip
+        self._ints, self._links, self._w, self._value_sum = (
+            blocks.ints,
+            blocks.links,
+            blocks.w,
+            blocks.value_sum,
+        )
+        self._prior, self._info, self._masks = blocks.prior, blocks.info, blocks.masks
         self._handed_out = False
         self.root_legal: np.ndarray | None = None
 
-    def _allocate(self, game, gen_at: int) -> None:
-        """The four blocks, their header, and Python's views of them."""
-        capacity, batch = self.sims + 1, self.search_batch
-        players, actions = game.num_players, game.num_actions
-        int_size, float_size, bool_size = block_sizes(capacity, batch, players, actions)
-        ints = self._ints = np.zeros(int_size, dtype=np.int64)
-        ints[SIZE], ints[SEAT], ints[SIMS], ints[GEN_AT] = 1, self.seat, self.sims, gen_at
-        ints[CAPACITY], ints[BATCH], ints[PLAYERS], ints[ACTIONS] = capacity, batch, players, actions
-        self._floats, self._bools = np.zeros(float_size), np.zeros(bool_size, dtype=np.bool_)
-        self._observations = np.zeros((batch, math.prod(game.observation_shape)), game.observation_dtype)
-        self._work = np.empty_like(self._root)
-        tree, buffers, leaves = carve_in_python(ints, self._floats, self._observations, self._bools)
-        self._links, self._w, self._value_sum, self._prior = tree
-        self._links[T.ROOT, FIRST] = self._links[T.ROOT, ACTION] = NONE
-        buffers[1][:] = NONE  # child_of: no child indexed
-        self._info, self._masks = leaves[2], leaves[4]
-        self._observation_batch = self._observations.reshape((batch, *game.observation_shape))
-        self._no_priors, self._no_values = np.zeros((0, actions)), np.zeros((0, players))
-        self._round_arrays = (
-            self._root, self._game_row, self._settings, self._searcher, self._work, ints,
-            self._floats, self._observations, self._bools,
-        )  # fmt: skip
+    def _blocks_for(self, blocks: SearchBlocks | None, row: np.ndarray, gen_at: int) -> SearchBlocks:
+        """``blocks`` reset for this search where they fit it, else a new set."""
+        shape = SearchBlocks.shape_of(self.game, self.sims, self.search_batch, row.shape[0])
+        if blocks is None or blocks.shape != shape:
+            blocks = SearchBlocks(self.game, self.sims, self.search_batch, row.shape[0])
+        blocks.reset(row, self.seat, gen_at)
+        return blocks
 
     def _play_round(self, priors: np.ndarray, relative: np.ndarray) -> int:
         return self._round(*self._round_arrays, priors, relative)
@@ -386,9 +362,9 @@ class CompiledPUCTSearch:
             raise RuntimeError("feed the pending leaves before asking for more")
         pending = self._ints[PENDING]
         if pending == 0 and not self.done:  # the first round, or one whose walks all ended the game
-            pending = self._play_round(self._no_priors, self._no_values)
+            pending = self._play_round(self.blocks.no_priors, self.blocks.no_values)
         self._handed_out = pending > 0
-        return self._observation_batch[:pending], self._masks[:pending]
+        return self.blocks.observation_batch[:pending], self._masks[:pending]
 
     def feed(self, priors: np.ndarray, values: np.ndarray) -> None:
         """The evaluations of the waiting leaves, in order: priors over
@@ -408,7 +384,7 @@ class CompiledPUCTSearch:
             rows = np.ascontiguousarray(priors, dtype=np.float64).reshape(pending, -1)
         else:
             self._store_priors_one_by_one(priors, pending)
-            rows = self._no_priors
+            rows = self.blocks.no_priors
         self._handed_out = False
         self._play_round(rows, relative)
 

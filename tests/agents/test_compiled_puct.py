@@ -152,6 +152,50 @@ def test_a_feed_takes_only_the_leaves_handed_out():
     assert search.finished == 5
 
 
+def test_a_search_on_reused_blocks_is_the_search_on_fresh_ones():
+    """A bot's decisions share one set of blocks: whatever the last search
+    left in them (a bigger tree, another seat, leaves never fed), the next
+    search visits, values and chooses as on a new set."""
+    game = envs.make_game(GEM_MOUNTAIN)
+    evaluator = LinearEvaluator(game)
+    positions = [CompiledState.of(state) for state in _choices(game, 4, seed=21)]
+    blocks = None
+    for k, state in enumerate(positions + positions[::-1]):
+        seat = state.current_player
+        settings = dict(search_batch=4, value_mix=0.5, value_rollout=3)
+        fresh = CompiledPUCTSearch(state, seat, 24, np.random.default_rng(k), **settings)
+        run_searches([fresh], evaluator)
+        reused = CompiledPUCTSearch(state, seat, 24, np.random.default_rng(k), blocks=blocks, **settings)
+        assert blocks is None or reused.blocks is blocks
+        run_searches([reused], evaluator)
+        assert np.array_equal(fresh.visit_counts(), reused.visit_counts()), f"decision {k}"
+        assert np.array_equal(fresh.root_values(), reused.root_values())
+        assert fresh.best_action(seat) == reused.best_action(seat)
+        blocks = reused.blocks
+        if k == 2:  # a search left with leaves handed out and never fed
+            CompiledPUCTSearch(state, seat, 24, np.random.default_rng(9), blocks=blocks).request_batch()
+
+
+def test_blocks_of_another_shape_are_not_reused():
+    game = envs.make_game(GEM_MOUNTAIN)
+    state = CompiledState.of(_choices(game, 1, seed=22)[0])
+    first = CompiledPUCTSearch(state, state.current_player, 8, np.random.default_rng(0))
+    other = CompiledPUCTSearch(state, state.current_player, 16, np.random.default_rng(0), blocks=first.blocks)
+    assert other.blocks is not first.blocks
+
+
+def test_the_az_bot_decides_as_with_a_new_search_each_time():
+    game = envs.make_game(GEM_MOUNTAIN)
+    states = _choices(game, 5, seed=23)
+    reusing, fresh = (AZAgent(seed=4, sims=16, uniform=True, value_mix=0.5) for _ in range(2))
+    for state in states:
+        seat = state.current_player
+        chosen = reusing.act(observation_dict(state, seat), SeatView(state, seat))
+        fresh._blocks = None
+        assert chosen == fresh.act(observation_dict(state, seat), SeatView(state, seat))
+    assert reusing._blocks is not None
+
+
 @pytest.mark.parametrize(
     "edges,expected",
     [

@@ -53,6 +53,7 @@ class _Game:
         self.moves = 0
         self.samples: list[tuple] = []  # (observation, mask, policy, player, search value in seat order)
         self.simulations = 0
+        self.blocks = None  # the last move's compiled search blocks, reused by the next move's search
 
 
 def _advance_forced(game_run: _Game, max_moves: int) -> None:
@@ -73,6 +74,7 @@ def _search(run: _Game, settings: dict):
         int(settings["sims"]),
         run.rng,
         None if backend == "auto" else backend,
+        blocks=run.blocks,
         c_puct=float(settings["c_puct"]),
         search_batch=int(settings["search_batch"]),
         dirichlet_alpha=float(settings["dirichlet_alpha"]),
@@ -136,6 +138,7 @@ def _play(runs: list[_Game], evaluator, settings: dict, max_moves: int) -> None:
             action = search.sample_action(temperature)
             state.apply(action)  # checked: a wrong search must never corrupt a training game
             run.moves += 1
+            run.blocks = getattr(search, "blocks", None)  # read to the end: the next move may reuse them
 
 
 @dataclass(frozen=True)

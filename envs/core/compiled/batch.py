@@ -21,8 +21,9 @@ from typing import Any
 import numpy as np
 
 from meeplezoo.envs.core.compiled import pcg64
-from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing, prange
+from meeplezoo.envs.core.compiled.jit import njit, prange
 from meeplezoo.envs.core.compiled.kernel import Kernel
+from meeplezoo.envs.core.compiled.masks import pick_legal
 from meeplezoo.envs.core.compiled.specialise import specialise
 
 SEED_BOUND = 2**63 - 1  # game seeds lie in 0..SEED_BOUND-1, as the AEC env draws them
@@ -223,26 +224,6 @@ class _Driver:
         (self.step_parallel if parallel else self.step_serial)(
             states, game, actions, seeders, observations, masks, rewards, flags, current, entries
         )
-
-
-@njit_borrowing
-def pick_legal(mask, gen):
-    """A uniformly random True index of ``mask`` (-1 when none): the draw
-    picks the k-th legal action. Both passes are branch-free over the
-    mask's bytes (the count vectorises), which is most of a random move's
-    cost on games with hundreds of actions."""
-    flags = mask.view(np.uint8)
-    count = 0
-    for flag in flags:
-        count += flag
-    if count == 0:
-        return -1
-    pick = pcg64.bounded(gen, 0, count)
-    for action in range(flags.shape[0]):
-        pick -= flags[action]
-        if pick < 0:
-            return action
-    return -1
 
 
 @njit

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from meeplezoo.envs.core.compiled import pcg64
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
 from meeplezoo.envs.core.rng import SEED_BOUND
 from meeplezoo.envs.gem_mountain.kernel import slots as S
 from meeplezoo.envs.gem_mountain.kernel.estimate import fits_secret, is_hidden, secret_seats
@@ -102,11 +102,24 @@ def deal_cells(out, game, cells, hidden, bag, size, searcher):
     out[S.GEM_TILES_LEFT] = gem_tiles
 
 
+@njit_borrowing
+def misses_nothing(state, game, player):
+    """No face-down cell ``player`` has not peeked at, no other secret tile
+    and no unused tile: the bag is empty, and the deal draws nothing."""
+    if state[S.UNUSED] >= 0:
+        return False
+    for seat in range(game[S.G_NUM_PLAYERS]):
+        if seat != player and state[S.SECRET_TILES + seat] >= 0:
+            return False
+    for cell in range(game[S.G_NUM_CELLS]):
+        if is_hidden(state, player, cell):
+            return False
+    return True
+
+
 @njit
-def determinize(state, game, player, searcher, out):
-    """determinize(player, rng): keep what ``player`` knows, deal what it cannot see afresh from ``searcher``."""
-    for k in range(S.STATE_WIDTH):
-        out[k] = state[k]
+def deal_hidden(state, game, player, searcher, out):
+    """The bag of what ``player`` cannot see, shuffled and dealt into ``out``."""
     cells = np.zeros(S.MOST_CELLS, dtype=np.int64)
     hidden = hidden_cells(state, game, player, cells)
     seats = np.zeros(S.MOST_SEATS, dtype=np.int64)
@@ -116,6 +129,19 @@ def determinize(state, game, player, searcher, out):
     pcg64.shuffle(searcher, bag, size)  # permutation(n) applied to the sorted bag: the same swaps
     size = deal_secrets(out, game, seats, secrets, bag, size, searcher)
     deal_cells(out, game, cells, hidden, bag, size, searcher)
+
+
+@njit
+def determinize(state, game, player, searcher, out):
+    """determinize(player, rng): keep what ``player`` knows, deal what it
+    cannot see afresh from ``searcher``. A player that misses nothing (every
+    tile face up, no secrets: most configurations) gets the copy as it is,
+    without the bag's arrays: the empty bag's deal would draw nothing and
+    change nothing."""
+    for k in range(S.STATE_WIDTH):
+        out[k] = state[k]
+    if not misses_nothing(state, game, player):
+        deal_hidden(state, game, player, searcher, out)
     pcg64.seed(
         out[S.RNG : S.RNG + pcg64.WORDS].view(np.uint64), pcg64.bounded(searcher, ZERO, DRAW_SEED_BOUND)
     )

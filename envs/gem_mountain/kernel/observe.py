@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
 from meeplezoo.envs.gem_mountain.decisions import ARROWS, SECTIONS
 from meeplezoo.envs.gem_mountain.kernel import slots as S
 from meeplezoo.envs.gem_mountain.kernel.observe_globals import SCRATCH, write_globals
@@ -51,7 +51,7 @@ def observe_all(state, game, out2d):
         observe_with(state, game, me, out2d[me], scratch)
 
 
-@njit
+@njit_borrowing
 def observe_with(state, game, me, out, scratch):
     """``observe`` with the caller's scratch row (SCRATCH int64 words, kept between calls)."""
     out[:] = 0
@@ -64,7 +64,7 @@ def observe_with(state, game, me, out, scratch):
 
 
 # ------------------------------------------------------------------ planes 0..98
-@njit
+@njit_borrowing
 def _known_tile(state, cell, num_cells, face_up, out):
     """Planes P_PRESENT..P_PEEK-1 of ``cell`` holding a tile the seat knows (face up or peeked at)."""
     out[P_PRESENT * num_cells + cell] = 1
@@ -75,7 +75,7 @@ def _known_tile(state, cell, num_cells, face_up, out):
         out[(P_SECTIONS + CONTENT_SLOTS * s + S.SECTION_CONTENT_TABLE[d, rotation, s]) * num_cells + cell] = 1
 
 
-@njit
+@njit_borrowing
 def _unknown_tile(cell, num_cells, out):
     """Planes P_PRESENT..P_PEEK-1 of ``cell`` holding a face-down tile seat ``me`` has not seen."""
     out[P_PRESENT * num_cells + cell] = 1
@@ -83,7 +83,7 @@ def _unknown_tile(cell, num_cells, out):
         out[(P_SECTIONS + CONTENT_SLOTS * s + UNKNOWN) * num_cells + cell] = 1
 
 
-@njit
+@njit_borrowing
 def knows(state, game, me, cell):
     """Whether seat ``me`` knows the tile at ``cell``: face up, or face down and peeked at by it."""
     if not game[S.G_DARK_TUNNELS] or state[S.FACE_UP + cell]:
@@ -91,7 +91,7 @@ def knows(state, game, me, cell):
     return ((state[S.PEEKS + cell] >> me) & 1) == 1
 
 
-@njit
+@njit_borrowing
 def _cell_planes(state, game, me, out, num_cells):
     """Planes P_PRESENT..P_PEEK-1: present, face up, known and the four section one-hots per cell."""
     dark = game[S.G_DARK_TUNNELS]
@@ -105,7 +105,7 @@ def _cell_planes(state, game, me, out, num_cells):
             _unknown_tile(i, num_cells, out)
 
 
-@njit
+@njit_borrowing
 def _peek_planes(state, game, me, out, num_cells):
     """Planes P_PEEK..P_ARROWS-1 (Dark Tunnels): which seats, counted from ``me``, peeked at each cell."""
     n = game[S.G_NUM_PLAYERS]
@@ -119,7 +119,7 @@ def _peek_planes(state, game, me, out, num_cells):
 
 
 # ------------------------------------------------------------------ planes 104..112
-@njit
+@njit_borrowing
 def top_and_second(state, game, position):
     """The top layer and the one under it seen from arrow ``position`` (-1 where none)."""
     top = second = -1
@@ -134,7 +134,7 @@ def top_and_second(state, game, position):
     return top, second
 
 
-@njit
+@njit_borrowing
 def _arrow_planes(state, game, me, out, num_cells):
     """Planes P_ARROWS..P_SHARDS: per arrow distance, top and second layer; grabbable, Tunnel, shards."""
     p0, p1 = state[S.ARROWS_AT], state[S.ARROWS_AT + 1]
@@ -154,7 +154,7 @@ def _arrow_planes(state, game, me, out, num_cells):
             out[P_SHARDS * num_cells + i] = np.int8(_shards(state, game, i, p0, top0, p1, top1))
 
 
-@njit
+@njit_borrowing
 def _arrow_cell(game, out, num_cells, cell, arrow, position, top, second):
     """Arrow ``arrow``'s three planes at occupied ``cell``, with the grabbable and Tunnel
     planes; whether the cell lies in its top layer."""
@@ -171,7 +171,7 @@ def _arrow_cell(game, out, num_cells, cell, arrow, position, top, second):
     return False
 
 
-@njit
+@njit_borrowing
 def _shards(state, game, cell, p0, top0, p1, top1):
     """Shards a grab of the known grabbable tile at ``cell`` yields (``grab_options``; Prism: all)."""
     d = state[S.CELLS + cell]
@@ -192,7 +192,7 @@ def _shards(state, game, cell, p0, top0, p1, top1):
     return count
 
 
-@njit
+@njit_borrowing
 def _pointed_bits(game, cell, position, top):
     """Bit s set when arrow ``position`` points at section s of ``cell`` (in its top layer)."""
     if position < 0 or game[S.G_DISTANCES + position * S.MOST_CELLS + cell] != top:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from meeplezoo.envs.core.compiled.jit import njit
+from meeplezoo.envs.core.compiled.jit import njit_borrowing
 from meeplezoo.envs.gem_mountain.decisions import ARROWS
 from meeplezoo.envs.gem_mountain.kernel import slots as S
 from meeplezoo.envs.gem_mountain.observe import (
@@ -40,13 +40,13 @@ LIMIT_AT = len(MODULES)  # the action limit's one-hot follows the module flags i
 SCRATCH = max(NUM_CONTENTS, 2 * NUM_GEMS)  # int64 words: per gem most and fewest, or per content unseen
 
 
-@njit
+@njit_borrowing
 def capped(value):
     """``value`` clipped to [-CAP, CAP] as an int8."""
     return np.int8(min(max(value, -CAP), CAP))
 
 
-@njit
+@njit_borrowing
 def write_globals(state, game, me, gl, scratch):
     """Every global of seat ``me`` into the cleared ``gl`` (``scratch``: SCRATCH int64 words)."""
     _arrows(state, gl)
@@ -58,7 +58,7 @@ def write_globals(state, game, me, gl, scratch):
     _tail(state, game, gl)
 
 
-@njit
+@njit_borrowing
 def _arrows(state, gl):
     """Globals 0..ARROW_GLOBALS-1: per arrow on the board, present and its position one-hot."""
     for j in range(ARROWS):
@@ -68,7 +68,7 @@ def _arrows(state, gl):
             gl[ARROW_SLOTS * j + 1 + p] = 1
 
 
-@njit
+@njit_borrowing
 def _seats(state, game, me, gl, scratch):
     """Globals G_SEATS..G_SECRET-1: per seat from ``me`` on, present, gems, action tiles,
     secret flag and score (``me``'s own secret gem counted)."""
@@ -96,7 +96,7 @@ def _seats(state, game, me, gl, scratch):
         gl[o + SEAT_SCORE] = capped(score)
 
 
-@njit
+@njit_borrowing
 def _gems_seen(state, me, my_gem, seat, gem):
     """Gems of kind ``gem`` seat ``me`` counts for ``seat``: public ones, plus its own secret gem."""
     x = state[S.GEMS + seat * S.GEM_ROW + gem]
@@ -105,7 +105,7 @@ def _gems_seen(state, me, my_gem, seat, gem):
     return x
 
 
-@njit
+@njit_borrowing
 def _extremes(state, num_players, me, my_gem, scratch):
     """Per gem, the most and the fewest any seat holds as ``me`` counts them
     (``score_counts``): into ``scratch[g]`` and ``scratch[NUM_GEMS + g]``."""
@@ -117,7 +117,7 @@ def _extremes(state, num_players, me, my_gem, scratch):
         scratch[g], scratch[NUM_GEMS + g] = most, fewest
 
 
-@njit
+@njit_borrowing
 def _turn_block(state, gl):
     """Globals G_PHASE..G_UNSEEN-1: phase (none once over or cut short), the action tile being
     resolved, its sub-step and arrow, grabs owed, Lantern peeks and the turn's flags."""
@@ -135,7 +135,7 @@ def _turn_block(state, gl):
         gl[G_FLAGS + f] = np.int8(state[FLAG_SLOTS[f]])
 
 
-@njit
+@njit_borrowing
 def _unseen(state, game, me, gl, scratch):
     """Globals G_UNSEEN..G_TAIL-1: per content, shards ``me`` has not seen (the pool less the
     seen ones, its peeked face-down tiles and its secret), clipped to [0, CAP]."""
@@ -154,7 +154,7 @@ def _unseen(state, game, me, gl, scratch):
         gl[G_UNSEEN + c] = np.int8(min(max(scratch[c], 0), CAP))
 
 
-@njit
+@njit_borrowing
 def _tail(state, game, gl):
     """Globals G_TAIL..: module flags, the action limit's one-hot, then the turn pair."""
     for f in range(LIMIT_AT):
