@@ -439,8 +439,12 @@ def run_searches(searches: Sequence[PUCTSearch], evaluator: Evaluator) -> None:
 
 def _run_one(search: PUCTSearch, evaluator: Evaluator) -> None:
     """:func:`run_searches` for a single search (a bot's decision), without
-    the bookkeeping of several: a compiled round is a few microseconds."""
+    the bookkeeping of several: a compiled round is a few microseconds, and
+    the compiled search runs the rounds after the root's itself (``run_rest``)."""
+    run_rest = getattr(search, "run_rest", None)
     while not search.done:
+        if run_rest is not None and run_rest(evaluator):
+            return
         observations, masks = search.request_batch()
         if len(observations):
             search.feed(*evaluator.evaluate(observations, masks))

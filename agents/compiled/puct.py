@@ -388,6 +388,32 @@ class CompiledPUCTSearch:
         self._handed_out = False
         self._play_round(rows, relative)
 
+    def run_rest(self, evaluator) -> bool:
+        """The rest of the search's rounds, its leaves alone in each
+        evaluator call (a bot's decision), once the root's prior is stored
+        (its noise, its legal actions: :meth:`feed`) at temperature 1: each
+        round is then the evaluator's call and one compiled call, without the
+        hand-out bookkeeping that leaves batched with other searches' need
+        (a round's Python was a sixth of a decision's time outside the
+        network). False, having done nothing, before that."""
+        if not self._links[T.ROOT, HAS_PRIOR] or self.prior_power != 1.0 or self._handed_out:
+            return False
+        play, arrays, ints, sims = self._round, self._round_arrays, self._ints, self.sims
+        observations, masks, blocks = self.blocks.observation_batch, self._masks, self.blocks
+        pending = int(ints[PENDING])
+        while pending or ints[FINISHED] < sims:
+            if not pending:  # a round whose walks all ended the game: collect again
+                pending = play(*arrays, blocks.no_priors, blocks.no_values)
+                continue
+            priors, values = evaluator.evaluate(observations[:pending], masks[:pending])
+            if len(priors) != pending or len(values) != pending:
+                raise ValueError(
+                    f"expected {pending} evaluations, got {len(priors)} priors, {len(values)} values"
+                )
+            priors = np.ascontiguousarray(priors, dtype=np.float64)
+            pending = play(*arrays, priors, np.ascontiguousarray(values, dtype=np.float64))
+        return True
+
     def _store_priors_one_by_one(self, priors: np.ndarray, pending: int) -> None:
         """The root's prior (with its noise) or priors at a temperature, in Python."""
         links, info = self._links, self._info

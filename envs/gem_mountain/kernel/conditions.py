@@ -106,8 +106,24 @@ def held(state, kind):
 
 
 @njit_borrowing
+def holds_any(state):
+    """The player holds some tile :func:`held` would count: one pass without
+    a branch per kind, which settles most checks at once (most of the time
+    the seat to move holds no action tile)."""
+    player = state[S.PLAYER]
+    row = S.ACTION_TILES_AT + player * S.ACTION_ROW
+    found = False
+    for kind in range(NUM_ACTION_TYPES):
+        found |= state[row + kind] > state[S.TAKEN_THIS_WINDOW + kind]
+    secret = state[S.SECRET_TILES + player]
+    return found or NUM_GEMS <= secret < NUM_GEMS + NUM_ACTION_TYPES
+
+
+@njit_borrowing
 def any_usable(state, game):
     """``_usable()`` is not empty."""
+    if not holds_any(state):
+        return False
     for kind in range(NUM_ACTION_TYPES):
         if held(state, kind) and usable(state, game, kind):
             return True
@@ -117,9 +133,10 @@ def any_usable(state, game):
 @njit_borrowing
 def mark_window(state, game, mask):
     """PRE and POST: USE of each usable kind, and DONE."""
-    for kind in range(NUM_ACTION_TYPES):
-        if held(state, kind) and usable(state, game, kind):
-            mask[game[S.G_BLOCK_USE] + kind] = True
+    if holds_any(state):
+        for kind in range(NUM_ACTION_TYPES):
+            if held(state, kind) and usable(state, game, kind):
+                mask[game[S.G_BLOCK_USE] + kind] = True
     mask[game[S.G_BLOCK_DONE]] = True
 
 
