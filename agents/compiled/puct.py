@@ -319,13 +319,9 @@ class CompiledPUCTSearch:
             blocks.root, kernel.game_row(game), settings, searcher, blocks.work, blocks.ints, blocks.floats,
             blocks.observations, blocks.bools,
         )  # fmt: skip
-        self._ints, self._links, self._w, self._value_sum = (
-            blocks.ints,
-            blocks.links,
-            blocks.w,
-            blocks.value_sum,
-        )
-        self._prior, self._info, self._masks = blocks.prior, blocks.info, blocks.masks
+        self._ints, self._links, self._w = blocks.ints, blocks.links, blocks.w
+        self._value_sum, self._prior = blocks.value_sum, blocks.prior
+        self._info, self._masks = blocks.info, blocks.masks
         self._handed_out = False
         self.root_legal: np.ndarray | None = None
 
