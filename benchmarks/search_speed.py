@@ -112,7 +112,7 @@ def compiled_az_row(game, states, az_sims: int) -> dict:
 
 def measure(
     name: str, az_sims: int, count: int, seed: int, profile: bool = False, compiled_sims: int = 2000,
-    selfplay_games: int = 0, selfplay_rounds: int = 3,
+    selfplay_games: int = 0, selfplay_rounds: int = 3, selfplay_config: dict | None = None,
 ) -> dict:  # fmt: skip
     from meeplezoo.agents.mcts import MCTSAgent
 
@@ -137,7 +137,7 @@ def measure(
         row.update(compiled_row(states, compiled_sims))
         row.update(compiled_az_row(game, states, az_sims))
         if selfplay_games:
-            row.update(selfplay_row(game, selfplay_games, selfplay_rounds))
+            row.update(selfplay_row(game, selfplay_games, selfplay_rounds, selfplay_config))
     if profile:
         row["az_profile"] = profile_parts(az, states)
     return row
@@ -233,25 +233,30 @@ def compiled_table(rows: list[dict]) -> list[str]:
     return lines
 
 
-def selfplay_row(game, games: int, rounds: int = 3) -> dict:
-    """Self-play games per CPU minute of ``game``'s recipe, one worker's
-    games searched together: the reference search with torch's forward (self-play
-    before the compiled engine), then the compiled search with the evaluator a
-    worker uses now (the network's numpy twin where numpy is sooner). Each
-    search plays ``rounds`` times, the two taking turns; the row keeps each
-    search's median round (a compiled round lasts under a second, and one
-    round's figure moved by a tenth from run to run)."""
+def selfplay_row(game, games: int, rounds: int = 3, config: dict | None = None) -> dict:
+    """Self-play games per CPU minute of ``game``'s recipe (its az settings,
+    then ``config``), one worker's games searched together, its threads held
+    as a worker holds them: the reference search with torch's forward
+    (self-play before the compiled engine), then the compiled search with the
+    evaluator a worker uses now (the network's numpy twin where numpy is
+    sooner). Each search plays ``rounds`` times, the two taking turns; the
+    row keeps each search's median round (a compiled round lasts under a
+    second, and one round's figure moved by a tenth from run to run)."""
     from meeplezoo.training.az.network import AZNetwork, TorchEvaluator
-    from meeplezoo.training.az.selfplay import play_games
+    from meeplezoo.training.az.selfplay import limit_threads, play_games
     from meeplezoo.training.az.settings import az_settings
 
-    settings = az_settings(game.info.name, {"concurrent_games": games})
+    limit_threads(1)
+    settings = az_settings(game.info.name, {**(config or {}), "concurrent_games": games})
     net = AZNetwork(game, int(settings["hidden"]), int(settings["channels"]), str(settings["body"]))
     evaluators = {"python": TorchEvaluator(net), "compiled": TorchEvaluator(net, game)}
     play_games(
         game, evaluators["compiled"], [0], {**settings, "max_moves": 4}
     )  # warm-up: loads the compiled code
-    row = {"selfplay_games": games, "selfplay_sims": int(settings["sims"]), "selfplay_rounds": rounds}
+    row = {
+        "selfplay_games": games, "selfplay_sims": int(settings["sims"]), "selfplay_rounds": rounds,
+        "selfplay_config": dict(config or {}),
+    }  # fmt: skip
     played: dict[str, list[tuple[float, float, int]]] = {backend: [] for backend in evaluators}
     for _ in range(rounds):
         for backend, evaluator in evaluators.items():
@@ -281,14 +286,15 @@ def selfplay_table(rows: list[dict]) -> list[str]:
         "worker searched together), games per CPU minute with each search, the median of "
         f"{played[0].get('selfplay_rounds', 1)} rounds that take turns:",
         "",
-        "| game | games | sims/move | reference games/CPU-min | network share | compiled games/CPU-min "
-        "| network share | speed-up |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| game | settings over the defaults | games | sims/move | reference games/CPU-min | network share "
+        "| compiled games/CPU-min | network share | speed-up |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in played:
         before, after = r["selfplay_python_games_per_cpu_minute"], r["selfplay_compiled_games_per_cpu_minute"]
+        config = " ".join(f"{k}={v}" for k, v in r.get("selfplay_config", {}).items()) or "none"
         lines.append(
-            f"| {r['game']} | {r['selfplay_games']} | {r['selfplay_sims']} | {before:.1f} | "
+            f"| {r['game']} | {config} | {r['selfplay_games']} | {r['selfplay_sims']} | {before:.1f} | "
             f"{r['selfplay_python_network_share']:.0%} | {after:.1f} | "
             f"{r['selfplay_compiled_network_share']:.0%} | {after / before:.1f}x |"
         )
@@ -333,10 +339,16 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--selfplay-rounds", type=int, default=3, help="self-play rounds per search kind (the median is kept)"
     )
+    parser.add_argument(
+        "--selfplay-config", nargs="+", default=[], metavar="KEY=VALUE",
+        help="az settings of the self-play recipe over the game's defaults (a shipped network's recipe)",
+    )  # fmt: skip
     parser.add_argument("--profile", action="store_true", help="also split the az time by part")
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--markdown", metavar="FILE")
     args = parser.parse_args(argv)
+    from meeplezoo.cli import parse_config
+
     names = [envs.resolve(g) for g in args.games] if args.games else envs.names()
     import torch
 
@@ -345,7 +357,7 @@ def main(argv=None) -> int:
     for name in names:
         row = measure(
             name, args.sims, args.positions, args.seed, args.profile, args.compiled_sims,
-            args.selfplay_games, args.selfplay_rounds,
+            args.selfplay_games, args.selfplay_rounds, parse_config(args.selfplay_config),
         )  # fmt: skip
         rows.append(row)
         print(json.dumps(row))

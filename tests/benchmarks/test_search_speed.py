@@ -40,16 +40,18 @@ def test_search_speed_reports_both_bots_on_the_same_positions(tmp_path):
 
 def test_self_play_speed_keeps_each_searchs_median_round():
     """Rounds of both searches take turns; the row keeps each one's median
-    round and lists them all."""
+    round and lists them all, and names the recipe's settings it was given."""
     from meeplezoo import envs
 
-    row = search_speed.selfplay_row(envs.make_game("gem_mountain_v0"), games=1, rounds=3)
+    row = search_speed.selfplay_row(envs.make_game("gem_mountain_v0"), games=1, rounds=3, config={"sims": 8})
+    assert row["selfplay_sims"] == 8 and row["selfplay_config"] == {"sims": 8}
     for backend in ("python", "compiled"):
         rounds = row[f"selfplay_{backend}_rounds_games_per_cpu_minute"]
         assert len(rounds) == 3 and min(rounds) > 0
         assert row[f"selfplay_{backend}_games_per_cpu_minute"] == sorted(rounds)[1]
         assert 0 < row[f"selfplay_{backend}_network_share"] < 1
-    assert "the median of 3 rounds" in "\n".join(search_speed.selfplay_table([{"game": "g", **row}]))
+    table = "\n".join(search_speed.selfplay_table([{"game": "g", **row}]))
+    assert "the median of 3 rounds" in table and "| g | sims=8 | 1 | 8 |" in table
 
 
 def test_run_record_tables_name_the_figures():

@@ -102,3 +102,22 @@ def test_the_cycle_collector_rests_while_games_are_played_and_comes_back(enabled
         assert watch.seen == {False} and gc.isenabled() == enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_a_workers_thread_limit_reaches_numpys_matrix_products():
+    """The numpy twin's matrix products run on numpy's BLAS: a worker holds
+    its threads as it holds torch's (idle BLAS threads spin and doubled
+    compiled self-play's CPU time)."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    import torch
+
+    before_blas = threadpoolctl.threadpool_info()
+    before_torch = torch.get_num_threads()
+    try:
+        selfplay.limit_threads(1)
+        blas = [pool for pool in threadpoolctl.threadpool_info() if pool["user_api"] == "blas"]
+        assert blas and all(pool["num_threads"] == 1 for pool in blas)
+        assert torch.get_num_threads() == 1
+    finally:
+        threadpoolctl.threadpool_limits(limits=before_blas)
+        torch.set_num_threads(before_torch)

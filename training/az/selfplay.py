@@ -92,12 +92,12 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
     max_moves = int(settings.get("max_moves") or 0)
     runs = [_Game(game, int(seed)) for seed in seeds]
     started = time.process_time()  # CPU time: the machine may be shared
-    with collector_paused():
-        _play(runs, evaluator, settings, max_moves)
-    seconds = time.process_time() - started
     search_weight = float(settings.get("search_value_weight", 0.0))
     margin = Margin(float(settings.get("margin_value_weight", 0.0)), float(settings.get("margin_scale", 1.0)))
-    return [_record(run, game, seconds / len(runs), search_weight, margin) for run in runs]
+    with collector_paused():  # the records too: stacking them once set off a full collection
+        _play(runs, evaluator, settings, max_moves)
+        seconds = time.process_time() - started
+        return [_record(run, game, seconds / len(runs), search_weight, margin) for run in runs]
 
 
 @contextmanager
@@ -243,10 +243,7 @@ def _worker_network(game, spec: dict, weights: bytes, threads: int):
     key = (game.info.name, tuple(sorted(game.config.items())), tuple(sorted(spec.items())))
     cached = _WORKER_CACHE.get("net")
     if cached is None or cached[0] != key:
-        from threadpoolctl import threadpool_limits
-
-        torch.set_num_threads(max(1, int(threads)))
-        threadpool_limits(max(1, int(threads)), user_api="blas")  # the numpy twin's matrix products
+        limit_threads(threads)
         cached = (key, AZNetwork(game, **spec), None, None)
     key, net, loaded, evaluator = cached
     if loaded != hash(weights):
@@ -254,6 +251,19 @@ def _worker_network(game, spec: dict, weights: bytes, threads: int):
         evaluator = TorchEvaluator(net, game)
     _WORKER_CACHE["net"] = (key, net, hash(weights), evaluator)
     return evaluator
+
+
+def limit_threads(threads: int) -> None:
+    """A worker's threads for the network: torch's and numpy's matrix
+    products (the numpy twin's) both held to ``threads``. numpy's BLAS must
+    be loaded first, or the limit misses it: its idle threads spin, and on
+    two cores the CPU time of compiled self-play doubled."""
+    import torch
+    from threadpoolctl import threadpool_limits
+
+    threads = max(1, int(threads))
+    torch.set_num_threads(threads)
+    threadpool_limits(threads, user_api="blas")
 
 
 def play_task(task: tuple) -> list[GameRecord]:
