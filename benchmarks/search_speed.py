@@ -349,6 +349,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     from meeplezoo.cli import parse_config
 
+    try:
+        selfplay_config = parse_config(args.selfplay_config)
+    except ValueError as exc:
+        parser.error(str(exc))
     names = [envs.resolve(g) for g in args.games] if args.games else envs.names()
     import torch
 
@@ -357,7 +361,7 @@ def main(argv=None) -> int:
     for name in names:
         row = measure(
             name, args.sims, args.positions, args.seed, args.profile, args.compiled_sims,
-            args.selfplay_games, args.selfplay_rounds, parse_config(args.selfplay_config),
+            args.selfplay_games, args.selfplay_rounds, selfplay_config,
         )  # fmt: skip
         rows.append(row)
         print(json.dumps(row))
