@@ -348,12 +348,15 @@ def main(argv=None) -> int:
     parser.add_argument("--markdown", metavar="FILE")
     args = parser.parse_args(argv)
     from meeplezoo.cli import parse_config
+    from meeplezoo.training.az.settings import az_settings
 
+    names = [envs.resolve(g) for g in args.games] if args.games else envs.names()
     try:
         selfplay_config = parse_config(args.selfplay_config)
+        for name in names:  # an unknown key or a value out of range, before any measuring
+            az_settings(name, selfplay_config)
     except ValueError as exc:
         parser.error(str(exc))
-    names = [envs.resolve(g) for g in args.games] if args.games else envs.names()
     import torch
 
     torch.set_num_threads(1)  # as the az agent and the self-play workers run it

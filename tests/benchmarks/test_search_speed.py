@@ -125,3 +125,13 @@ def test_network_forward_benchmark_times_both_forwards_on_the_same_positions(tmp
     assert "| gem_mountain_v0 | 2 | 4 | 1 |" in out.read_text()
     with pytest.raises(SystemExit):
         network_forward.main([*arguments[:2], "--batches", "0"])
+
+
+@pytest.mark.parametrize(
+    "pair, named", [("sims", "key=value"), ("nonsense=1", "'nonsense'"), ("sims=0", "sims must be")]
+)
+def test_a_bad_selfplay_setting_is_refused_before_any_measuring(pair, named, capsys, monkeypatch):
+    monkeypatch.setattr(search_speed, "measure", lambda *args: pytest.fail("measured a bad recipe"))
+    with pytest.raises(SystemExit) as exit_info:
+        search_speed.main(["--games", "gem_mountain_v0", "--selfplay-games", "1", "--selfplay-config", pair])
+    assert exit_info.value.code == 2 and named in capsys.readouterr().err
