@@ -321,10 +321,7 @@ class PUCTSearch:
         """The evaluations of the leaves :meth:`requests` returned, in order:
         priors over actions and values in each leaf's seat-relative order."""
         leaves, self._pending = self._pending, []
-        if len(leaves) != len(priors) or len(leaves) != len(values):
-            raise ValueError(
-                f"expected {len(leaves)} evaluations, got {len(priors)} priors, {len(values)} values"
-            )
+        check_evaluations(priors, values, len(leaves))
         for leaf, prior, value in zip(leaves, priors, values):
             if leaf.node.prior is None:
                 prior = self._flattened(np.asarray(prior, dtype=np.float64))
@@ -411,6 +408,12 @@ class PUCTSearch:
             return int(legal[int(np.argmax(n))])
         weights = n ** (1.0 / temperature)
         return int(legal[int(self.rng.choice(legal.size, p=weights / weights.sum()))])
+
+
+def check_evaluations(priors, values, pending: int) -> None:
+    """An evaluator's answer holds one prior and one value per waiting leaf."""
+    if len(priors) != pending or len(values) != pending:
+        raise ValueError(f"expected {pending} evaluations, got {len(priors)} priors, {len(values)} values")
 
 
 def run_searches(searches: Sequence[PUCTSearch], evaluator: Evaluator) -> None:

@@ -54,6 +54,7 @@ from meeplezoo.agents.compiled.puct_blocks import (
     SearchBlocks,
     carve,
 )
+from meeplezoo.agents.puct import check_evaluations
 from meeplezoo.envs.core.compiled import pcg64
 from meeplezoo.envs.core.compiled.jit import njit, njit_borrowing
 from meeplezoo.envs.core.compiled.kernel import Kernel
@@ -369,10 +370,7 @@ class CompiledPUCTSearch:
         pending = (
             int(self._ints[PENDING]) if self._handed_out else 0
         )  # leaves collected, not yet asked for: none
-        if len(priors) != pending or len(values) != pending:
-            raise ValueError(
-                f"expected {pending} evaluations, got {len(priors)} priors, {len(values)} values"
-            )
+        check_evaluations(priors, values, pending)
         if not pending:
             return
         relative = np.ascontiguousarray(values, dtype=np.float64)
@@ -402,10 +400,7 @@ class CompiledPUCTSearch:
                 pending = play(*arrays, blocks.no_priors, blocks.no_values)
                 continue
             priors, values = evaluator.evaluate(observations[:pending], masks[:pending])
-            if len(priors) != pending or len(values) != pending:
-                raise ValueError(
-                    f"expected {pending} evaluations, got {len(priors)} priors, {len(values)} values"
-                )
+            check_evaluations(priors, values, pending)
             priors = np.ascontiguousarray(priors, dtype=np.float64)
             pending = play(*arrays, priors, np.ascontiguousarray(values, dtype=np.float64))
         return True
