@@ -447,7 +447,14 @@ def test_intrigue():
 
 
 def test_regent_offers():
-    """Interpretation 15."""
+    """Interpretation 15: the regency is offered, accepted, and its guardian's
+    wars follow his player."""
+    s = _crowned_with_a_guardian()
+    _wars_under_the_guardian(s)
+
+
+def _crowned_with_a_guardian():
+    """Bleys takes Amber; the regency's offers, Eric accepting for player 1."""
     s = position(
         n=3,
         order=["Bleys", "Eric", "Corwin", "Caine", "Benedict", "Gerard", "Random"],
@@ -480,6 +487,11 @@ def test_regent_offers():
     act(s, PASS)
     assert s.phase_name() == "APPOINT" and P["Corwin"] not in legal(s)
     act(s, PASS)
+    return s
+
+
+def _wars_under_the_guardian(s):
+    """Player 1 is not asked to support against its own guardian; Amber falls neutral when Bleys dies."""
     # p1 gains Julian; p2's Corwin attacks
     s.controller[P["Julian"]] = 1
     s.armies[P["Corwin"]] = 2
