@@ -204,6 +204,7 @@ class Observer:
         game.num_planes = NUM_PLANES
         game.observation_shape = (NUM_PLANES * self.area + global_size(),)
         game.observation_planes = (NUM_PLANES, units, units)
+        game.ownership_planes = (OWNER, OWNER + 1)  # the V and H ports' amoeba owners
         game.observation_dtype = np.int8
         game.observation_low = 0
         game.observation_high = 127

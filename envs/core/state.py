@@ -193,7 +193,11 @@ class Game(abc.ABC):
     ``action_cells`` (optional, with it) gives, per action, the cell of those
     planes the action is about, as ``kind * rows * cols + cell`` (one kind per
     sort of cell action), or -1; a policy can then score every cell with the
-    same weights.
+    same weights. ``ownership_planes`` (optional, with the planes) names
+    the planes that say who holds each cell, as 0 for nobody or 1 + the
+    holder's seat counted from the observer: expert iteration can learn to
+    foresee them at the game's end (``ownership_weight``), as KataGo's
+    networks learn the final owner of every point beside the result.
     """
 
     info: ClassVar[GameInfo]
@@ -210,6 +214,7 @@ class Game(abc.ABC):
     max_turns: int
     observation_planes: tuple[int, int, int] | None = None
     action_cells: np.ndarray | None = None
+    ownership_planes: tuple[int, ...] | None = None
     # Builds the game's observation encoder from the validated game. The game
     # package (envs/<game>/__init__.py) sets it from its observe module, so
     # rules.py never imports the encoder: the observer reads the state, never

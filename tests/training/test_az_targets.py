@@ -52,9 +52,9 @@ def test_a_cut_self_play_game_records_each_seats_own_estimate():
     settings = {**az_settings("gem_mountain", {"max_moves": 12}), "sims": 2, "search_batch": 1}
     seen = {}
 
-    def keep_the_last_state(run, game, seconds, search_weight, margin):
+    def keep_the_last_state(run, game, seconds, search_weight, margin, ownership):
         seen["state"], seen["movers"] = run.state.clone(), [sample[3] for sample in run.samples]
-        return record_game(run, game, seconds, search_weight, margin)
+        return record_game(run, game, seconds, search_weight, margin, ownership)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(selfplay, "_record", keep_the_last_state)
@@ -70,9 +70,9 @@ def _self_play(weight: float):
     settings = {**az_settings("gem_mountain", {"search_value_weight": weight}), "sims": 8, "search_batch": 2}
     searched = []
 
-    def keep_the_search_values(run, game, seconds, search_weight, margin):
+    def keep_the_search_values(run, game, seconds, search_weight, margin, ownership):
         searched.extend(relative_values(sample[4], sample[3]) for sample in run.samples)
-        return record_game(run, game, seconds, search_weight, margin)
+        return record_game(run, game, seconds, search_weight, margin, ownership)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(selfplay, "_record", keep_the_search_values)

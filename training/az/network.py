@@ -36,9 +36,16 @@ def observation_space(game) -> spaces.Box:
 
 
 class AZNetwork(torch.nn.Module):
-    """Body (CNN or flat), one hidden layer, a policy head and a value head."""
+    """Body (CNN or flat), one hidden layer, a policy head and a value head.
 
-    def __init__(self, game, hidden: int = 128, channels: int = 16, body: str = "auto") -> None:
+    ``ownership`` (the cnn body only): one more head, trained but never
+    exported, that reads each cell's features and foresees who holds it at
+    the game's end in each of that many planes
+    (:mod:`~meeplezoo.training.az.ownership`); :meth:`forward` leaves it out."""
+
+    def __init__(
+        self, game, hidden: int = 128, channels: int = 16, body: str = "auto", ownership: int = 0
+    ) -> None:
         super().__init__()
         planes = game.observation_planes
         if body == "auto":
@@ -61,16 +68,34 @@ class AZNetwork(torch.nn.Module):
         else:
             self.policy = torch.nn.Linear(hidden, game.num_actions)
         self.value = torch.nn.Linear(hidden, game.num_players)
+        self.ownership = None
+        if ownership:
+            if body != "cnn":
+                raise ValueError(f"an ownership head needs the cnn body, got body={body!r}")
+            self.spec["ownership"] = int(ownership)
+            self.ownership = torch.nn.Linear(self.body.out_channels, int(ownership))
         lo, hi = game.reward_range
         self.register_buffer("value_mid", torch.tensor((hi + lo) / 2, dtype=torch.float32), persistent=False)
         self.register_buffer("value_half", torch.tensor((hi - lo) / 2, dtype=torch.float32), persistent=False)
 
     def forward(self, observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        features = self.body(observations)
+        return self._heads(self.body(observations))
+
+    def _heads(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         hidden = self.trunk(features)
         logits = self.policy(features if self.per_cell else hidden)
         values = self.value_mid + self.value_half * torch.tanh(self.value(hidden))
         return logits, values
+
+    def forward_with_ownership(self, observations: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """The learner's pass: logits, values and the ownership foreseen,
+        [batch, plane * cell] in -1..1 (plane-major, as the targets)."""
+        features = self.body(observations)
+        logits, values = self._heads(features)
+        cells, channels = self.body.cells, self.body.out_channels
+        maps = features[:, : channels * cells].reshape(-1, channels, cells).transpose(1, 2)
+        owned = torch.tanh(self.ownership(maps)).transpose(1, 2).reshape(features.shape[0], -1)
+        return logits, values, owned
 
 
 def network_meta(game, spec: dict, trained: dict, play: dict | None = None) -> dict:

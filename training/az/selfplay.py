@@ -29,6 +29,7 @@ import numpy as np
 from meeplezoo.agents.base import SeatView
 from meeplezoo.agents.puct import relative_values, run_searches, seat_search
 from meeplezoo.envs.core.backends import start_state
+from meeplezoo.training.az.ownership import ownership_targets
 
 
 @dataclass
@@ -44,6 +45,9 @@ class GameRecord:
     cut: bool  # stopped at max_moves and scored by each mover's evaluate(viewer=mover)
     simulations: int  # searched by this game's moves
     search_seconds: float  # CPU seconds of the worker per game
+    ownership: np.ndarray | None = (
+        None  # [moves, entries] int8: holders at the end, mover's view (ownership.py)
+    )
 
 
 class _Game:
@@ -94,10 +98,11 @@ def play_games(game, evaluator, seeds, settings: dict) -> list[GameRecord]:
     started = time.process_time()  # CPU time: the machine may be shared
     search_weight = float(settings.get("search_value_weight", 0.0))
     margin = Margin(float(settings.get("margin_value_weight", 0.0)), float(settings.get("margin_scale", 1.0)))
+    ownership = float(settings.get("ownership_weight", 0.0)) > 0
     with collector_paused():  # the records too: stacking them once set off a full collection
         _play(runs, evaluator, settings, max_moves)
         seconds = time.process_time() - started
-        return [_record(run, game, seconds / len(runs), search_weight, margin) for run in runs]
+        return [_record(run, game, seconds / len(runs), search_weight, margin, ownership) for run in runs]
 
 
 @contextmanager
@@ -194,8 +199,9 @@ def blend_search_values(targets: np.ndarray, samples: list[tuple], weight: float
 
 
 def _record(
-    run: _Game, game, seconds: float, search_weight: float = 0.0, margin: Margin = Margin()
-) -> GameRecord:
+    run: _Game, game, seconds: float, search_weight: float = 0.0, margin: Margin = Margin(),
+    ownership: bool = False,
+) -> GameRecord:  # fmt: skip
     state = run.state
     cut = not state.done
     n = game.num_players
@@ -214,9 +220,11 @@ def _record(
         masks = np.zeros((0, game.num_actions), bool)
         policies = np.zeros((0, game.num_actions), np.float32)
         values = np.zeros((0, n), np.float32)
+    owners = ownership_targets(state, game, [s[3] for s in run.samples]) if ownership else None
     return GameRecord(
-        obs, masks, policies, values, run.moves, [float(r) for r in returns], cut, run.simulations, seconds
-    )
+        obs, masks, policies, values, run.moves, [float(r) for r in returns], cut, run.simulations, seconds,
+        owners,
+    )  # fmt: skip
 
 
 # --- workers ---------------------------------------------------------------------

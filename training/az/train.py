@@ -177,10 +177,12 @@ class AZRun:
         )
         self.settings = az_settings(self.rules.info.name, plan.overrides)
         self._check_margin_target()
+        self.ownership_planes = self._ownership_planes()
         # built before the run folder: a setting it refuses leaves nothing behind
         self.buffer = ReplayBuffer(
-            self.rules, int(self.settings["buffer_size"]), bool(self.settings["augment"])
-        )
+            self.rules, int(self.settings["buffer_size"]), bool(self.settings["augment"]),
+            bool(self.ownership_planes),
+        )  # fmt: skip
         self.counters = Counters()
         self.history: list[dict] = []
         self.folder_open = False
@@ -191,6 +193,17 @@ class AZRun:
             raise ValueError(
                 f"margin_value_weight={weight} needs a game that keeps scores; {self.rules.info.name} has none"
             )
+
+    def _ownership_planes(self) -> tuple[int, ...]:
+        """The planes the network learns to foresee (none without ``ownership_weight``)."""
+        if not self.settings["ownership_weight"]:
+            return ()
+        from meeplezoo.training.az.ownership import check_ownership
+
+        body = str(self.settings["body"])
+        if body == "auto":
+            body = "cnn" if self.rules.observation_planes is not None else "mlp"
+        return check_ownership(self.rules, body)
 
     def execute(
         self, games: int, workers: int, backend: str, address: str | None, progress: bool, log
@@ -252,8 +265,9 @@ class AZRun:
         torch.manual_seed(self.seed)
         torch.set_num_threads(int(settings["torch_threads"]))
         self.net = AZNetwork(
-            self.rules, int(settings["hidden"]), int(settings["channels"]), str(settings["body"])
-        )
+            self.rules, int(settings["hidden"]), int(settings["channels"]), str(settings["body"]),
+            len(self.ownership_planes),
+        )  # fmt: skip
         self.learner = Learner(self.net, settings)
 
     def _restore(self) -> None:
