@@ -18,7 +18,7 @@ from meeplezoo.envs.amoeba.rules import AmoebaGame  # noqa: E402
 from meeplezoo.envs.gem_mountain.rules import GemMountainGame  # noqa: E402
 from meeplezoo.training.az import selfplay  # noqa: E402
 from meeplezoo.training.az.buffer import ReplayBuffer  # noqa: E402
-from meeplezoo.training.az.learner import Learner  # noqa: E402
+from meeplezoo.training.az.learner import Learner, az_loss  # noqa: E402
 from meeplezoo.training.az.network import AZNetwork  # noqa: E402
 from meeplezoo.training.az.ownership import (  # noqa: E402
     check_ownership,
@@ -152,3 +152,16 @@ def test_the_head_learns_the_ends_and_leaves_the_played_network_alone():
     assert last < 0.8 * first
     plain = Learner(AZNetwork(game, hidden=16, channels=4, body="cnn"), az_settings("amoeba"))
     assert "ownership_loss" not in plain.train(ReplayBuffer(game, 8), 0, rng)
+
+
+def test_the_ownership_error_counts_per_entry_held_at_the_end():
+    game, state = owned_game()
+    net = AZNetwork(game, hidden=16, channels=4, body="cnn", ownership=2)
+    torch.nn.init.zeros_(net.ownership.weight)
+    torch.nn.init.zeros_(net.ownership.bias)  # foresees nobody holding anything
+    record = ownership_record(game, state, 4)
+    batch = (np.stack(record.observations), np.stack(record.masks), np.stack(record.policies))
+    *_, blind = az_loss(net, *batch, np.stack(record.values), np.stack(record.ownership))
+    assert blind.item() == pytest.approx(1.0)
+    *_, none = az_loss(net, *batch, np.stack(record.values))
+    assert none.item() == 0.0

@@ -2,9 +2,13 @@
 
 Loss = cross-entropy of the masked policy to the visit distribution + the
 squared error of the value per seat (summed over seats, weighted by
-``value_weight``) + with ownership targets, the mean squared error of the
+``value_weight``) + with ownership targets, the squared error of the
 ownership foreseen (weighted by ``ownership_weight``), with Adam and weight
-decay.
+decay. The ownership error is summed over the entries and divided by the
+number held at the end: a board is mostly empty (a finished two-player
+Amoeba game holds a few dozen of its 1,152 entries), so a plain mean would
+leave the head nothing to learn, while per held entry a network that
+foresees no holders scores 1, as a value that knows nothing about a result.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ def az_loss(
         (logits, predicted), ownership_loss = net(obs), torch.zeros(())
     else:
         logits, predicted, owned = net.forward_with_ownership(obs)
-        ownership_loss = ((owned - torch.as_tensor(ownership, dtype=torch.float32)) ** 2).mean()
+        target = torch.as_tensor(ownership, dtype=torch.float32)
+        ownership_loss = ((owned - target) ** 2).sum() / target.abs().sum().clamp(min=1.0)
     logits = logits.masked_fill(~legal, -1e9)
     policy_loss = -(target_pi * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
     value_loss = ((predicted - target_v) ** 2).sum(dim=1).mean()
