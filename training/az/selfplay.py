@@ -45,9 +45,8 @@ class GameRecord:
     cut: bool  # stopped at max_moves and scored by each mover's evaluate(viewer=mover)
     simulations: int  # searched by this game's moves
     search_seconds: float  # CPU seconds of the worker per game
-    ownership: np.ndarray | None = (
-        None  # [moves, entries] int8: holders at the end, mover's view (ownership.py)
-    )
+    # [moves, entries] int8: who holds each cell at the end, from the mover's view (ownership.py)
+    ownership: np.ndarray | None = None
 
 
 class _Game:

@@ -48,10 +48,7 @@ SETTINGS: dict[str, Option] = {
     "margin_scale": number(1.0, 1e-6, 1e6, "the score margin worth tanh(1) of a win in that target"),
     # training.az.ownership; KataGo's final ownership beside the result
     "ownership_weight": number(
-        0.0,
-        0.0,
-        100.0,
-        "weight of the loss on who holds each cell at the end (games that declare ownership planes)",
+        0.0, 0.0, 100.0, "weight of the loss on who holds each cell at the end (ownership planes)"
     ),
     "temperature_moves": integer(
         20, 0, 1_000_000, "moves per game sampled from the visits (then the most visited)"
