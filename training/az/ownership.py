@@ -17,7 +17,8 @@ import numpy as np
 
 def check_ownership(game, body: str) -> tuple[int, ...]:
     """The game's ownership planes, or a ValueError saying why it cannot
-    learn them (none declared, or a body without per-cell features)."""
+    learn them (none declared, or a body without per-cell features). The
+    planes are board planes, so ``body="auto"`` picks the cnn for such a game."""
     planes = getattr(game, "ownership_planes", None)
     if not planes:
         raise ValueError(
@@ -52,7 +53,4 @@ def final_ownership(state, game) -> np.ndarray:
 def ownership_targets(state, game, movers: list[int]) -> np.ndarray:
     """The ownership target of each searched position: the holders where
     the game stopped, from that position's mover's view ([position, entry])."""
-    maps = final_ownership(state, game)
-    if not movers:
-        return np.zeros((0, maps.shape[1]), dtype=np.int8)
-    return maps[np.asarray(movers, dtype=np.int64)]
+    return final_ownership(state, game)[np.asarray(movers, dtype=np.int64)]

@@ -200,10 +200,7 @@ class AZRun:
             return ()
         from meeplezoo.training.az.ownership import check_ownership
 
-        body = str(self.settings["body"])
-        if body == "auto":
-            body = "cnn" if self.rules.observation_planes is not None else "mlp"
-        return check_ownership(self.rules, body)
+        return check_ownership(self.rules, str(self.settings["body"]))
 
     def execute(
         self, games: int, workers: int, backend: str, address: str | None, progress: bool, log
